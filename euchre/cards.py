@@ -1,0 +1,357 @@
+"""Suits, ranks, cards, card sets and the trump arithmetic (bowers, Joker).
+
+A card is a small int (``suit * 8 + rank``, the Joker is 32) so that hands are bitmasks and the
+engine and search code stay cheap; :class:`Card` is an ``int`` subclass that prints and parses as
+``Jh``, ``Tc`` or ``Jk`` (the Joker). Every question that depends on trump (which suit a card
+follows, how strong it is in a trick) is answered here and only here, from precomputed tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+from euchre.errors import InvalidActionError
+
+__all__ = [
+    "Suit",
+    "Card",
+    "CardSet",
+    "CARDS",
+    "JOKER",
+    "RANKS",
+    "SUITS",
+    "deck_mask",
+    "deck_cards",
+    "effective_suit",
+    "card_power",
+    "follow_mask",
+    "sort_hand",
+    "iter_mask",
+    "mask_of",
+    "left_bower",
+    "right_bower",
+]
+
+
+class Suit(IntEnum):
+    """The four suits, in the order of the rules: clubs, diamonds, hearts, spades."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """One-letter text form: ``c d h s``."""
+        return "cdhs"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol for display: ``♣ ♦ ♥ ♠``."""
+        return "♣♦♥♠"[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Diamonds and hearts are red; clubs and spades are black."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @property
+    def partner(self) -> Suit:
+        """The other suit of the same colour (the suit of the left bower)."""
+        return Suit(3 - self)
+
+    @property
+    def word(self) -> str:
+        """The suit's name in words, plural (``"hearts"``)."""
+        return ("clubs", "diamonds", "hearts", "spades")[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse ``h``, ``hearts``, ``H`` or ``♥``; raise :class:`InvalidActionError` otherwise."""
+        t = text.strip().lower()
+        for s in cls:
+            if t in (s.letter, s.symbol, s.word, s.word[:-1], s.name.lower()):
+                return s
+        raise InvalidActionError(f"not a suit: {text!r} (use c, d, h or s)")
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS = "789TJQKA"
+"""Rank letters, low to high; the rank index of a card is its position here."""
+RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+JACK_RANK = 4
+NUM_CARDS = 33
+"""Card ids run 0..31 for the 32 suited cards and 32 for the Joker."""
+
+
+class Card(int):
+    """A playing card; an ``int`` (``suit * 8 + rank``, Joker 32) that prints as ``Jh``."""
+
+    __slots__ = ()
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the Joker (the Benny), which has no printed suit."""
+        return self == 32
+
+    @property
+    def suit(self) -> Suit | None:
+        """The printed suit; ``None`` for the Joker. Use :func:`effective_suit` for play."""
+        return None if self == 32 else Suit(self >> 3)
+
+    @property
+    def rank(self) -> int:
+        """Rank index 0..7 (7 8 9 T J Q K A); the Joker is 8."""
+        return 8 if self == 32 else self & 7
+
+    @property
+    def rank_letter(self) -> str:
+        """The rank as one character, ``T`` for ten."""
+        return "J" if self == 32 else RANKS[self & 7]
+
+    def name(self) -> str:
+        """The card in words: ``"jack of hearts"``, ``"the Joker"``."""
+        if self == 32:
+            return "the Joker"
+        return f"{RANK_WORDS[self & 7]} of {Suit(self >> 3).word}"
+
+    def symbol(self) -> str:
+        """Display form with the suit symbol: ``J♥``, ``10♣``, ``JK`` for the Joker."""
+        if self == 32:
+            return "JK"
+        r = "10" if self & 7 == 3 else RANKS[self & 7]
+        return r + Suit(self >> 3).symbol
+
+    def __str__(self) -> str:
+        if self == 32:
+            return "Jk"
+        return RANKS[self & 7] + "cdhs"[self >> 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``Jh``, ``jh``, ``10h``, ``Th``, ``J♥`` or ``Jk``/``joker`` (the Joker)."""
+        t = text.strip()
+        low = t.lower()
+        if low in ("jk", "joker", "jo", "benny", "bj", "★"):
+            return JOKER
+        if low.startswith("10"):
+            low = "t" + low[2:]
+        if len(low) == 2:
+            r = RANKS.lower().find(low[0])
+            if r >= 0:
+                try:
+                    s = Suit.parse(low[1])
+                except InvalidActionError:
+                    pass
+                else:
+                    return CARDS[s * 8 + r]
+        raise InvalidActionError(
+            f"not a card: {text!r} (write rank then suit, e.g. Jh, Tc, 9s, or Jk for the Joker)"
+        )
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_CARDS))
+"""Every card by id; the canonical instances."""
+JOKER: Card = CARDS[32]
+JOKER_BIT = 1 << 32
+
+
+def right_bower(trump: int) -> Card:
+    """The jack of trump."""
+    return CARDS[trump * 8 + JACK_RANK]
+
+
+def left_bower(trump: int) -> Card:
+    """The jack of the other suit of trump's colour."""
+    return CARDS[(3 - trump) * 8 + JACK_RANK]
+
+
+def iter_mask(mask: int) -> Iterator[Card]:
+    """The cards of a bitmask, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of some cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+_DECK_RANKS = {20: range(3, 8), 24: range(2, 8), 25: range(2, 8), 32: range(0, 8)}
+DECK_SIZES = tuple(_DECK_RANKS)
+
+
+def deck_mask(size: int) -> int:
+    """The cards of a deck of ``size`` (20, 24, 25 with the Joker, or 32) as a bitmask."""
+    m = mask_of(s * 8 + r for s in range(4) for r in _DECK_RANKS[size])
+    return m | JOKER_BIT if size == 25 else m
+
+
+def deck_cards(size: int) -> list[Card]:
+    """The cards of a deck in id order (the order a fresh pack is shuffled from)."""
+    return list(iter_mask(deck_mask(size)))
+
+
+# --- trump arithmetic ------------------------------------------------------------------------
+# EFFECTIVE[t][c]: the suit card c follows when t is trump (t = 4 means no trump yet).
+# POWER[t][c]: trick strength within trump (>= 100) or rank within the printed suit.
+# FOLLOW[t][s]: mask of the cards that follow suit s when t is trump.
+
+def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    effective = []
+    power = []
+    follow = []
+    for t in range(5):
+        eff = [0] * NUM_CARDS
+        pw = [0] * NUM_CARDS
+        for c in range(32):
+            s, r = c >> 3, c & 7
+            eff[c] = s
+            pw[c] = r
+            if t < 4:
+                if c == t * 8 + JACK_RANK:
+                    eff[c], pw[c] = t, 119
+                elif c == (3 - t) * 8 + JACK_RANK:
+                    eff[c], pw[c] = t, 118
+                elif s == t:
+                    pw[c] = 100 + r
+        eff[32] = t if t < 4 else 4
+        pw[32] = 120
+        effective.append(eff)
+        power.append(pw)
+        follow.append([mask_of(c for c in range(NUM_CARDS) if eff[c] == s) for s in range(5)])
+    return effective, power, follow
+
+
+EFFECTIVE, POWER, FOLLOW = _build()
+
+
+def effective_suit(card: int, trump: int | None) -> int:
+    """The suit a card belongs to for following and leading: the left bower and the Joker are
+    trump. Before trump is fixed the Joker has no suit (returns 4)."""
+    return EFFECTIVE[4 if trump is None else trump][card]
+
+
+def card_power(card: int, trump: int) -> int:
+    """Strength of a card in a trick: trumps are >= 100 (Joker 120, right 119, left 118), other
+    cards their rank index; only cards of the led suit or trump can win."""
+    return POWER[trump][card]
+
+
+def follow_mask(trump: int, suit: int) -> int:
+    """Mask of every card that follows ``suit`` when ``trump`` is trump."""
+    return FOLLOW[trump][suit]
+
+
+def trick_winner_index(cards: list[int] | tuple[int, ...], trump: int) -> int:
+    """Index (in play order) of the card that wins a trick."""
+    pw = POWER[trump]
+    eff = EFFECTIVE[trump]
+    led = eff[cards[0]]
+    best, best_i = -1, 0
+    for i, c in enumerate(cards):
+        if eff[c] == trump:
+            v = pw[c] + 1000
+        elif eff[c] == led:
+            v = pw[c]
+        else:
+            continue
+        if v > best:
+            best, best_i = v, i
+    return best_i
+
+
+_PLAIN_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
+
+
+def suit_display_order(trump: int | None) -> tuple[int, ...]:
+    """Order of suits for showing a hand (rules section 10)."""
+    if trump is None:
+        return tuple(_PLAIN_ORDER)
+    rest = [s for s in _PLAIN_ORDER if s != trump]
+    want_red = not Suit(trump).is_red
+    ordered: list[int] = []
+    while rest:
+        pick = next((s for s in rest if Suit(s).is_red == want_red), rest[0])
+        ordered.append(pick)
+        rest.remove(pick)
+        want_red = not want_red
+    return (trump, *ordered)
+
+
+def sort_hand(cards: Iterable[int], trump: int | None = None) -> list[Card]:
+    """A hand in display order (rules section 10): by suit, high to low inside a suit; before
+    trump clubs, diamonds, spades, hearts with the Joker first; after, trump first in trump order
+    with the left bower and Joker, then the other suits alternating colours."""
+    order = suit_display_order(trump)
+    t = 4 if trump is None else trump
+    eff = EFFECTIVE[t]
+    pw = POWER[t]
+
+    def key(c: int) -> tuple[int, int]:
+        if c == 32 and trump is None:
+            return (-1, 0)
+        return (order.index(eff[c]), -pw[c])
+
+    return [CARDS[c] for c in sorted(cards, key=key)]
+
+
+class CardSet:
+    """An immutable set of cards over a bitmask (like python-chess's ``SquareSet``)."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: Iterable[int] | int = 0) -> None:
+        self.mask = cards if isinstance(cards, int) else mask_of(cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter_mask(self.mask)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < NUM_CARDS and bool(self.mask >> card & 1)
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet('{self}')"
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Parse cards separated by spaces or commas: ``"Jh Jd Ah"``."""
+        return cls(Card.parse(t) for t in text.replace(",", " ").split())

@@ -1,0 +1,263 @@
+"""The rules of a game as one frozen configuration object, and the named presets.
+
+Every variant of ``RULES.md`` is a preset of the same :class:`Rules`: the engine reads fields,
+never a variant's name. Invalid combinations are refused at construction with a
+:class:`~euchre.errors.RulesError` naming the field, so a bad ``--rules`` never reaches play.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from euchre.cards import DECK_SIZES
+from euchre.errors import RulesError
+
+__all__ = ["Rules", "PRESETS", "LONER_LEADS"]
+
+LONER_LEADS = ("dealer_left", "loner_left")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """How a game is played. Build one with :meth:`preset` or field by field.
+
+    >>> Rules.preset("british", stick_the_dealer=True).target
+    11
+    """
+
+    players: int = 4
+    """Number of seats: 4 (partnerships 0+2 and 1+3), 3 (cut-throat) or 2."""
+    deck: int = 24
+    """Deck size: 24 (9 to A), 32 (7 to A), 25 (24 plus the Joker) or 20 (10 to A)."""
+    target: int | None = 10
+    """Points to win; ``None`` when the game ends by ``duration`` or ``deals`` instead."""
+    duration: float | None = None
+    """Minutes of a timed game; the clock is read at the end of every hand."""
+    deals: int | None = None
+    """Number of played hands (thrown-in hands not counted) of a progressive game."""
+    going_alone: bool = True
+    """May the maker declare alone (four players only)."""
+    stick_the_dealer: bool = False
+    """The dealer may not pass in round 2 and must name a suit."""
+    canadian_loner: bool = False
+    """The dealer's partner may order up in round 1 only by going alone."""
+    defend_alone: bool = False
+    """Against a lone maker, one defender may declare to defend alone."""
+    loner_lead: str = "dealer_left"
+    """Who leads against a loner: ``dealer_left`` (first active seat) or ``loner_left``."""
+    make_points: int = 1
+    """Makers who take 3 or 4 tricks."""
+    march_points: int = 2
+    """Makers who take all 5 tricks (cut-throat: 3)."""
+    loner_march_points: int = 4
+    """A lone maker who takes all 5 tricks."""
+    euchre_points: int = 2
+    """Defenders (each opponent in cut-throat) when the makers take fewer than 3."""
+    loner_euchre_points: int = 2
+    """Defenders who euchre a lone maker."""
+    lone_defender_euchre_points: int = 4
+    """A lone defender who euchres the lone maker."""
+    super_euchre: bool = False
+    """Makers who take no trick give the defenders ``super_euchre_points``."""
+    super_euchre_points: int = 4
+    """Value of a super-euchre (the largest applicable euchre value counts)."""
+    dealer_may_discard_up_card: bool = True
+    """May the dealer bury the card just picked up (or the turned-up Joker)."""
+    tie_break: bool = True
+    """No tie for first: equal leaders at the end play on hand by hand until one is alone on top."""
+
+    PRESET_ALIASES: ClassVar[dict[str, str]] = {}
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # --- validation ---------------------------------------------------------------------------
+    def _validate(self) -> None:
+        def bad(name: str, why: str) -> RulesError:
+            return RulesError(f"Rules.{name}: {why} (got {getattr(self, name)!r})")
+
+        for name in (f.name for f in dataclasses.fields(self)):
+            value = getattr(self, name)
+            expected = _FIELD_TYPES[name]
+            if expected is bool and not isinstance(value, bool):
+                raise bad(name, "must be true or false")
+            if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise bad(name, "must be a whole number")
+        if self.players not in (2, 3, 4):
+            raise bad("players", "must be 2, 3 or 4")
+        if self.deck not in DECK_SIZES:
+            raise bad("deck", "must be 20, 24, 25 (with the Joker) or 32")
+        if self.players * 5 + 1 > self.deck:
+            raise bad("deck", f"too small to deal five cards to {self.players} players plus an up card")
+        endings = [n for n in ("target", "duration", "deals") if getattr(self, n) is not None]
+        if len(endings) != 1:
+            raise RulesError(
+                "Rules.target/duration/deals: a game has exactly one ending "
+                f"(a target score, a duration or a number of deals); got {endings or 'none'}"
+            )
+        for name, kinds, what in (("target", int, "a positive whole number of points"),
+                                  ("duration", int | float, "a positive number of minutes"),
+                                  ("deals", int, "a positive whole number of hands")):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or value <= 0):
+                raise bad(name, f"must be {what}")
+        if self.loner_lead not in LONER_LEADS:
+            raise bad("loner_lead", f"must be one of {', '.join(LONER_LEADS)}")
+        for name in ("make_points", "march_points", "loner_march_points", "euchre_points",
+                     "loner_euchre_points", "lone_defender_euchre_points", "super_euchre_points"):
+            if getattr(self, name) < 0:
+                raise bad(name, "must not be negative")
+        if self.players != 4:
+            who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
+            if self.going_alone:
+                raise bad("going_alone", f"{who} Euchre has no alone declaration; set going_alone=False")
+            if self.canadian_loner:
+                raise bad("canadian_loner", f"needs four players; {who} has no partner to the dealer")
+            if self.defend_alone:
+                raise bad("defend_alone", "needs four players")
+            if self.loner_lead != "dealer_left":
+                raise bad("loner_lead", "needs four players")
+        else:
+            if self.canadian_loner and not self.going_alone:
+                raise bad("canadian_loner", "needs going_alone=True (the partner must go alone)")
+            if self.defend_alone and not self.going_alone:
+                raise bad("defend_alone", "needs going_alone=True (there is no loner to defend against)")
+
+    # --- derived facts --------------------------------------------------------------------------
+    @property
+    def sides(self) -> int:
+        """Number of scoring sides: 2 partnerships with four players, else one per seat."""
+        return 2 if self.players == 4 else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for."""
+        return seat % 2 if self.players == 4 else seat
+
+    @property
+    def has_joker(self) -> bool:
+        """True for the 25-card deck with the Joker (British rules)."""
+        return self.deck == 25
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return 5
+
+    # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "american", **overrides: Any) -> Rules:
+        """A named preset (or alias), with any field overridden.
+
+        Setting ``duration`` or ``deals`` on a preset that ends at a target clears the target,
+        so ``Rules.preset("american", deals=8)`` means what it says.
+        """
+        key = cls.resolve_preset(name)
+        base = dict(PRESETS[key])
+        if ("duration" in overrides or "deals" in overrides) and "target" not in overrides:
+            base["target"] = None
+        if "target" in overrides and "duration" not in overrides:
+            base.pop("duration", None)
+        base.update(overrides)
+        unknown = set(base) - set(_FIELD_TYPES)
+        if unknown:
+            raise RulesError(f"Rules: unknown field(s) {', '.join(sorted(unknown))}; known: {', '.join(_FIELD_TYPES)}")
+        return cls(**base)
+
+    @staticmethod
+    def resolve_preset(name: str) -> str:
+        """The canonical preset name for a name or alias; raises :class:`RulesError`."""
+        key = name.strip().lower().replace("_", "-").replace(" ", "-")
+        if key in PRESETS:
+            return key
+        if key in _ALIASES:
+            return _ALIASES[key]
+        raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}")
+
+    @staticmethod
+    def preset_names() -> list[str]:
+        """The canonical preset names."""
+        return list(PRESETS)
+
+    @staticmethod
+    def aliases(name: str) -> list[str]:
+        """The aliases of a canonical preset name."""
+        return [a for a, k in _ALIASES.items() if k == name]
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as plain values (for records and JSON)."""
+        return dataclasses.asdict(self)
+
+    def diff(self, other: Rules | None = None) -> dict[str, Any]:
+        """Fields that differ from ``other`` (default: the American preset)."""
+        base = (other or Rules()).to_dict()
+        return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a mapping of fields; unknown fields are refused by name."""
+        unknown = set(data) - set(_FIELD_TYPES)
+        if unknown:
+            raise RulesError(f"Rules: unknown field(s) {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, if any."""
+        for name in PRESETS:
+            if Rules.preset(name) == self:
+                return name
+        return None
+
+    def ending_text(self) -> str:
+        """How the game ends, in words."""
+        if self.target is not None:
+            return f"first to {self.target} points"
+        if self.duration is not None:
+            return f"{self.duration:g} minutes, highest score"
+        return f"{self.deals} played hands, highest score"
+
+
+_FIELD_TYPES: dict[str, type] = {
+    "players": int, "deck": int, "target": object, "duration": object, "deals": object,
+    "going_alone": bool, "stick_the_dealer": bool, "canadian_loner": bool, "defend_alone": bool,
+    "loner_lead": str, "make_points": int, "march_points": int, "loner_march_points": int,
+    "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
+    "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
+    "tie_break": bool,
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "american": {},
+    "british": {"deck": 25, "target": 11, "canadian_loner": True},
+    "long": {"target": 15},
+    "timed": {"target": None, "duration": 30},
+    "two-handed": {"players": 2, "going_alone": False},
+    "cut-throat": {"players": 3, "deck": 20, "going_alone": False, "march_points": 3},
+}
+"""Field overrides of each preset over the defaults (which are the American rules)."""
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "american": "four players, 24 cards, first to 10, going alone allowed",
+    "british": "four players, 25 cards with the Joker, first to 11, Canadian loner",
+    "long": "the American game to 15 points",
+    "timed": "the American game for 30 minutes (duration settable), highest score wins",
+    "two-handed": "two players, 24 cards (deck=32 for 7s and 8s), the dealer's optional pick-up",
+    "cut-throat": "three players, 20 cards, the maker plays alone; 1 / 3 / 2 to each opponent",
+}
+
+_ALIASES: dict[str, str] = {
+    "default": "american", "standard": "american", "us": "american", "north-american": "american",
+    "uk": "british", "english": "british", "joker": "british",
+    "long-game": "long", "fifteen": "long",
+    "timed-game": "timed", "clock": "timed",
+    "two": "two-handed", "twohanded": "two-handed", "2p": "two-handed", "two-player": "two-handed",
+    "heads-up": "two-handed",
+    "cutthroat": "cut-throat", "three": "cut-throat", "3p": "cut-throat", "three-handed": "cut-throat",
+    "three-player": "cut-throat",
+}
+

@@ -1,0 +1,639 @@
+"""One hand of Euchre: the deal, making trump, the dealer's exchange, play and scoring.
+
+:class:`State` is a mutable state machine in the python-chess style: ``push`` validates and
+applies an action, ``pop`` restores the exact previous state from a compact snapshot, ``copy`` is
+cheap for search, and ``_push`` is the unchecked twin for code that only pushes legal actions.
+Every rule of the hand lives here; game-level concerns (score, dealer rotation, the end of the
+game) live in :mod:`euchre.game`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from euchre.actions import (
+    DEFEND_ALONE,
+    DISCARD_ACTIONS,
+    ORDER,
+    ORDER_ALONE,
+    PASS,
+    PLAY_ACTIONS,
+    TAKE,
+    Action,
+    Kind,
+    call,
+)
+from euchre.cards import (
+    CARDS,
+    EFFECTIVE,
+    FOLLOW,
+    JOKER,
+    Card,
+    Suit,
+    deck_cards,
+    deck_mask,
+    iter_mask,
+    mask_of,
+    sort_hand,
+    trick_winner_index,
+)
+from euchre.errors import DealError, IllegalActionError, InvalidActionError
+from euchre.rules import Rules
+
+__all__ = ["Phase", "State", "Trick", "Deal"]
+
+
+class Phase(IntEnum):
+    """Where a hand stands."""
+
+    BID1 = 0
+    """Round 1: each seat passes or orders up the up card's suit."""
+    TAKE = 1
+    """Two-handed: after the non-dealer ordered, the dealer takes the up card or not."""
+    BID2 = 2
+    """Round 2: each seat passes or names a suit other than the turned-down one."""
+    JOKER = 3
+    """British: the Joker was turned up; the dealer names trump."""
+    DISCARD = 4
+    """The dealer, having taken the up card, buries one card."""
+    DEFEND = 5
+    """Against a loner (house rule), each defender may declare to defend alone."""
+    PLAY = 6
+    """Five tricks."""
+    OVER = 7
+    """Scored, or thrown in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in play order with their seats, who won."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in play order."""
+        return tuple(c for _, c in self.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of a hand before anyone acts: each seat's five, the up card, the rest of the
+    stock. Records store this (not only a seed), so a hand replays without shuffling code."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    up_card: Card
+    stock: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        seats = " / ".join(" ".join(map(str, h)) for h in self.hands)
+        return f"dealer {self.dealer}: {seats}; up {self.up_card}; stock {' '.join(map(str, self.stock))}"
+
+
+def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
+    if isinstance(cards, str):
+        return [Card.parse(t) for t in cards.replace(",", " ").split()]
+    out = []
+    for c in cards:
+        if isinstance(c, str):
+            out.append(Card.parse(c))
+        elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(CARDS):
+            out.append(CARDS[c])
+        else:
+            raise DealError(f"not a card: {c!r}")
+    return out
+
+
+class State:
+    """One hand. Create it from an explicit deal, or from a seeded shuffle with :meth:`random`.
+
+    >>> s = State.random(Rules(), dealer=0, rng=random.Random(1))
+    >>> s.phase, s.to_act
+    (<Phase.BID1: 0>, 1)
+    """
+
+    __slots__ = (
+        "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
+        "alone", "out", "lone_defender", "up_taken", "discarded", "leader", "trick", "tricks",
+        "won", "points", "history", "seats", "_stack", "_bid_passes",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        dealer: int,
+        hands: Sequence[Iterable[int | str] | str],
+        up_card: int | str,
+        stock: Iterable[int | str] | str | None = None,
+    ) -> None:
+        self.rules = rules
+        n = self.n = rules.players
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise DealError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        if len(hands) != n:
+            raise DealError(f"a deal of these rules has {n} hands, got {len(hands)}")
+        parsed = [_parse_cards(h) for h in hands]
+        up = _parse_cards([up_card])[0]
+        deck = deck_mask(rules.deck)
+        seen = 0
+        for seat, h in enumerate(parsed):
+            if len(h) != 5:
+                raise DealError(f"seat {seat} must be dealt 5 cards, got {len(h)}")
+        rest = _parse_cards(stock) if stock is not None else None
+        every = [c for h in parsed for c in h] + [up] + (rest or [])
+        for c in every:
+            if not deck >> c & 1:
+                raise DealError(f"{c} is not in the {rules.deck}-card deck")
+            if seen >> c & 1:
+                raise DealError(f"{c} is dealt twice")
+            seen |= 1 << c
+        if rest is None:
+            rest = [c for c in deck_cards(rules.deck) if not seen >> c & 1]
+        elif seen != deck:
+            missing = " ".join(str(c) for c in iter_mask(deck & ~seen))
+            raise DealError(f"the deal does not use the whole deck; missing: {missing}")
+        self.deal = Deal(dealer, tuple(tuple(h) for h in parsed), up, tuple(rest))
+        self.dealer = dealer
+        self.hands = [mask_of(h) for h in parsed]
+        self.up_card = up
+        self.trump: int | None = None
+        self.maker = -1
+        self.alone = False
+        self.out = 0
+        self.lone_defender = -1
+        self.up_taken = False
+        self.discarded: Card | None = None
+        self.leader = -1
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[Trick] = []
+        self.won = [0] * n
+        self.points: tuple[int, ...] | None = None
+        self.history: list[Action] = []
+        self.seats: list[int] = []
+        """The seat that took each action of ``history``."""
+        self._stack: list[tuple] = []
+        self._bid_passes = 0
+        if rules.has_joker and up == JOKER:
+            self.phase = Phase.JOKER
+            self.to_act = dealer
+        else:
+            self.phase = Phase.BID1
+            self.to_act = (dealer + 1) % n
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    def random(cls, rules: Rules, *, dealer: int, rng: random.Random) -> State:
+        """A shuffled deal, dealt 3-2-3-2 then 2-3-2-3 from the dealer's left (two players: 3-2
+        then 2-3; three players: 3-2-3 then 2-3-2)."""
+        cards = deck_cards(rules.deck)
+        rng.shuffle(cards)
+        n = rules.players
+        first = {4: (3, 2, 3, 2), 3: (3, 2, 3), 2: (3, 2)}[n]
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        pos = 0
+        for packet in (first, tuple(5 - k for k in first)):
+            for i, k in enumerate(packet):
+                seat = (dealer + 1 + i) % n
+                hands[seat].extend(cards[pos:pos + k])
+                pos += k
+        return cls(rules, dealer=dealer, hands=hands, up_card=cards[pos], stock=cards[pos + 1:])
+
+    @classmethod
+    def from_deal(cls, rules: Rules, deal: Deal) -> State:
+        """A fresh hand from a :class:`Deal`."""
+        return cls(rules, dealer=deal.dealer, hands=deal.hands, up_card=deal.up_card, stock=deal.stock)
+
+    def copy(self, *, stack: bool = True) -> State:
+        """An independent copy; ``stack=False`` drops the undo history (cheaper, for search)."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.n = self.n
+        s.dealer = self.dealer
+        s.deal = self.deal
+        s.hands = self.hands[:]
+        s.up_card = self.up_card
+        s.phase = self.phase
+        s.to_act = self.to_act
+        s.trump = self.trump
+        s.maker = self.maker
+        s.alone = self.alone
+        s.out = self.out
+        s.lone_defender = self.lone_defender
+        s.up_taken = self.up_taken
+        s.discarded = self.discarded
+        s.leader = self.leader
+        s.trick = self.trick[:]
+        s.tricks = self.tricks[:]
+        s.won = self.won[:]
+        s.points = self.points
+        s.history = self.history[:]
+        s.seats = self.seats[:]
+        s._stack = self._stack[:] if stack else []
+        s._bid_passes = self._bid_passes
+        return s
+
+    # --- seats -----------------------------------------------------------------------------------
+    def partner(self, seat: int) -> int | None:
+        """The partner of a seat (four players), else ``None``."""
+        return (seat + 2) % 4 if self.n == 4 else None
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat."""
+        return seat % 2 if self.n == 4 else seat
+
+    def is_active(self, seat: int) -> bool:
+        """False for a seat sitting this hand out (a loner's or lone defender's partner)."""
+        return not self.out >> seat & 1
+
+    def _next_active(self, seat: int) -> int:
+        n = self.n
+        s = (seat + 1) % n
+        while self.out >> s & 1:
+            s = (s + 1) % n
+        return s
+
+    @property
+    def sitting_out(self) -> frozenset[int]:
+        """Seats whose cards are not played this hand."""
+        return frozenset(s for s in range(self.n) if self.out >> s & 1)
+
+    @property
+    def makers(self) -> frozenset[int]:
+        """The maker's side (empty before trump is made)."""
+        if self.maker < 0:
+            return frozenset()
+        side = self.side_of(self.maker)
+        return frozenset(s for s in range(self.n) if self.side_of(s) == side)
+
+    @property
+    def is_over(self) -> bool:
+        """The hand is scored or thrown in."""
+        return self.phase is Phase.OVER
+
+    @property
+    def thrown_in(self) -> bool:
+        """Everyone passed twice: no one scores and the deal passes on."""
+        return self.phase is Phase.OVER and self.maker < 0
+
+    def hand(self, seat: int) -> list[Card]:
+        """A seat's cards now, in display order."""
+        return sort_hand(iter_mask(self.hands[seat]), self.trump)
+
+    def up_suit(self) -> Suit | None:
+        """The up card's suit (``None`` for a turned-up Joker)."""
+        return self.up_card.suit
+
+    # --- legal actions -----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat to act may take, in code order; empty when the hand is over."""
+        ph = self.phase
+        if ph is Phase.PLAY:
+            hand = self.hands[self.to_act]
+            if self.trick:
+                follow = hand & FOLLOW[self.trump][EFFECTIVE[self.trump][self.trick[0][1]]]  # type: ignore[index]
+                if follow:
+                    hand = follow
+            out = []
+            while hand:
+                low = hand & -hand
+                out.append(PLAY_ACTIONS[low.bit_length() - 1])
+                hand ^= low
+            return out
+        if ph is Phase.BID1:
+            rules = self.rules
+            seat = self.to_act
+            acts = [PASS]
+            if not (rules.canadian_loner and seat == (self.dealer + 2) % 4):
+                acts.append(ORDER)
+            if rules.going_alone:
+                acts.append(ORDER_ALONE)
+            return acts
+        if ph is Phase.BID2:
+            rules = self.rules
+            up = self.up_card.suit
+            acts = []
+            if not (rules.stick_the_dealer and self.to_act == self.dealer):
+                acts.append(PASS)
+            acts.extend(call(s) for s in range(4) if s != up)
+            if rules.going_alone:
+                acts.extend(call(s, alone=True) for s in range(4) if s != up)
+            return acts
+        if ph is Phase.DISCARD:
+            hand = self.hands[self.dealer]
+            if not self.rules.dealer_may_discard_up_card:
+                hand &= ~(1 << self.up_card)
+            return [DISCARD_ACTIONS[c] for c in iter_mask(hand)]
+        if ph is Phase.TAKE:
+            return [PASS, TAKE]
+        if ph is Phase.DEFEND:
+            return [PASS, DEFEND_ALONE]
+        if ph is Phase.JOKER:
+            acts = [call(s) for s in range(4)]
+            if self.rules.going_alone:
+                acts.extend(call(s, alone=True) for s in range(4))
+            return acts
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        """Whether an action (or code) is legal now."""
+        return action in self.legal_actions()
+
+    # --- applying ------------------------------------------------------------------------------
+    def push(self, action: Action | int | str) -> Action:
+        """Validate and apply an action (an :class:`Action`, its code, or its text).
+
+        Raises :class:`InvalidActionError` for text that does not parse and
+        :class:`IllegalActionError` (with the reason in words) for a move the rules forbid;
+        either way the state is unchanged.
+        """
+        a = self.parse_action(action) if isinstance(action, str) else Action.from_code(action)
+        legal = self.legal_actions()
+        if a not in legal:
+            raise IllegalActionError(self._explain_illegal(a, legal))
+        self._push(a)
+        return a
+
+    def parse_action(self, text: str) -> Action:
+        """Parse an action typed by a player, with shortcuts that depend on the position: a bare
+        card (``Jh``) plays or discards it, a bare suit (``h``) calls it, ``alone`` orders alone,
+        ``p`` passes."""
+        t = text.strip().lower()
+        phase = self.phase
+        if t in ("p",):
+            return PASS
+        if t in ("pick up", "pickup", "pick") and phase is Phase.TAKE:
+            return TAKE
+        if t == "alone" and phase is Phase.BID1:
+            return ORDER_ALONE
+        if t == "alone" and phase is Phase.DEFEND:
+            return DEFEND_ALONE
+        try:
+            return Action.parse(t)
+        except InvalidActionError:
+            pass
+        words = t.split()
+        if words and words[-1] == "alone" and len(words) == 2:
+            try:
+                return call(Suit.parse(words[0]), alone=True)
+            except InvalidActionError:
+                pass
+        if len(words) == 1:
+            try:
+                c = Card.parse(words[0])
+            except InvalidActionError:
+                pass
+            else:
+                return DISCARD_ACTIONS[c] if phase is Phase.DISCARD else PLAY_ACTIONS[c]
+            try:
+                return call(Suit.parse(words[0]))
+            except InvalidActionError:
+                pass
+        return Action.parse(text)  # raises with the standard message
+
+    def _explain_illegal(self, a: Action, legal: list[Action]) -> str:
+        seat = self.to_act
+        options = ", ".join(str(x) for x in legal) or "nothing (the hand is over)"
+        if self.phase is Phase.OVER:
+            return "the hand is over; no action is possible"
+        k = a.kind
+        if k is Kind.PLAY:
+            if self.phase is not Phase.PLAY:
+                return f"no card is played now: it is {self._phase_words()}; you may: {options}"
+            c = a.card
+            assert c is not None
+            if not self.hands[seat] >> c & 1:
+                return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
+            trump = self.trump
+            assert trump is not None
+            led = EFFECTIVE[trump][self.trick[0][1]]
+            follow = [x for x in sort_hand(iter_mask(self.hands[seat] & FOLLOW[trump][led]), trump)]
+            led_word = Suit(led).word if led != trump else f"trump ({Suit(trump).word})"
+            return f"you must follow {led_word}: you hold {', '.join(map(str, follow))}"
+        if k is Kind.DISCARD:
+            if self.phase is not Phase.DISCARD:
+                return f"no discard now: it is {self._phase_words()}; you may: {options}"
+            c = a.card
+            if c == self.up_card and self.hands[seat] >> c & 1:
+                return f"the rules do not let the dealer discard the up card {c}"
+            return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
+        if k in (Kind.CALL, Kind.CALL_ALONE) and self.phase is Phase.BID2:
+            if a.suit == self.up_card.suit:
+                turned = self.up_card.suit.word if self.up_card.suit is not None else "that suit"
+                return f"{turned} was turned down and cannot be named; you may: {options}"
+            if a.alone and not self.rules.going_alone:
+                return f"going alone is not allowed by these rules; you may: {options}"
+        if a == PASS and self.phase is Phase.BID2 and self.rules.stick_the_dealer:
+            return f"stick the dealer: the dealer must name a suit; you may: {options}"
+        if a == ORDER and self.phase is Phase.BID1 and self.rules.canadian_loner:
+            return f"the dealer's partner may order up only by going alone; you may: {options}"
+        if a.alone and not self.rules.going_alone:
+            return f"going alone is not allowed by these rules; you may: {options}"
+        return f"{a} is not possible: it is {self._phase_words()}; you may: {options}"
+
+    def _phase_words(self) -> str:
+        return {
+            Phase.BID1: "the first round of bidding",
+            Phase.TAKE: "the dealer's choice to take the up card",
+            Phase.BID2: "the second round of bidding",
+            Phase.JOKER: "the dealer's call under the turned-up Joker",
+            Phase.DISCARD: "the dealer's discard",
+            Phase.DEFEND: "the choice to defend alone",
+            Phase.PLAY: "trick play",
+            Phase.OVER: "the end of the hand",
+        }[self.phase]
+
+    def _push(self, a: Action) -> None:
+        """Apply a legal action without checking it (for search; ``push`` checks)."""
+        self._stack.append((
+            self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
+            self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
+            self.trick[:], self.won[:], len(self.tricks), self.points, self._bid_passes,
+        ))
+        self.history.append(a)
+        seat = self.to_act
+        self.seats.append(seat)
+        ph = self.phase
+        if ph is Phase.PLAY:
+            card = CARDS[a - 46]
+            self.hands[seat] &= ~(1 << card)
+            trick = self.trick
+            trick.append((seat, card))
+            if len(trick) == self.n - self.out.bit_count():
+                w = trick_winner_index([c for _, c in trick], self.trump)  # type: ignore[arg-type]
+                winner = trick[w][0]
+                self.won[winner] += 1
+                self.tricks.append(Trick(self.leader, tuple(trick), winner))
+                self.trick = []
+                if len(self.tricks) == 5:
+                    self._score()
+                else:
+                    self.leader = self.to_act = winner
+            else:
+                self.to_act = self._next_active(seat)
+            return
+        if ph is Phase.BID1:
+            if a == PASS:
+                if seat == self.dealer:
+                    self.phase = Phase.BID2
+                    self._bid_passes = 0
+                self.to_act = (seat + 1) % self.n
+                return
+            self._make(seat, self.up_card.suit, a == ORDER_ALONE)  # type: ignore[arg-type]
+            if self.n == 2 and seat != self.dealer:
+                self.phase = Phase.TAKE
+                self.to_act = self.dealer
+            elif self.out >> self.dealer & 1:
+                self._after_exchange()
+            else:
+                self._take_up()
+            return
+        if ph is Phase.BID2:
+            if a == PASS:
+                if seat == self.dealer:
+                    self.phase = Phase.OVER
+                    self.points = (0,) * self.rules.sides
+                    self.to_act = -1
+                else:
+                    self.to_act = (seat + 1) % self.n
+                return
+            self._make(seat, a.suit, a.alone)  # type: ignore[arg-type]
+            self._after_exchange()
+            return
+        if ph is Phase.DISCARD:
+            card = CARDS[a - 13]
+            self.hands[self.dealer] &= ~(1 << card)
+            self.discarded = card
+            self._after_exchange()
+            return
+        if ph is Phase.TAKE:
+            if a == TAKE:
+                self._take_up()
+            else:
+                self._after_exchange()
+            return
+        if ph is Phase.DEFEND:
+            if a == DEFEND_ALONE:
+                self.lone_defender = seat
+                self.out |= 1 << ((seat + 2) % 4)
+                self._start_play()
+                return
+            nxt = self._next_defender(seat)
+            if nxt < 0:
+                self._start_play()
+            else:
+                self.to_act = nxt
+            return
+        if ph is Phase.JOKER:
+            self._make(self.dealer, a.suit, a.alone)  # type: ignore[arg-type]
+            self._take_up()
+            return
+        raise IllegalActionError("the hand is over; no action is possible")
+
+    def _make(self, seat: int, suit: int, alone: bool) -> None:
+        self.trump = suit
+        self.maker = seat
+        self.alone = alone
+        if alone:
+            self.out |= 1 << ((seat + 2) % 4)
+
+    def _take_up(self) -> None:
+        self.hands[self.dealer] |= 1 << self.up_card
+        self.up_taken = True
+        self.phase = Phase.DISCARD
+        self.to_act = self.dealer
+
+    def _after_exchange(self) -> None:
+        if self.alone and self.rules.defend_alone:
+            first = self._next_defender(self.dealer)
+            if first >= 0:
+                self.phase = Phase.DEFEND
+                self.to_act = first
+                return
+        self._start_play()
+
+    def _next_defender(self, after: int) -> int:
+        """The next defender after ``after`` (clockwise) who has not yet been asked, or -1."""
+        maker_side = self.maker % 2
+        defenders = [s for s in ((self.dealer + k) % 4 for k in range(1, 5)) if s % 2 != maker_side]
+        if self.phase is not Phase.DEFEND:
+            return defenders[0]
+        i = defenders.index(after)
+        return defenders[i + 1] if i + 1 < len(defenders) else -1
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        if self.alone and self.rules.loner_lead == "loner_left":
+            lead = self._next_active(self.maker)
+        else:
+            lead = self._next_active(self.dealer)
+        self.leader = self.to_act = lead
+
+    def _score(self) -> None:
+        rules = self.rules
+        self.phase = Phase.OVER
+        self.to_act = -1
+        pts = [0] * rules.sides
+        maker_side = self.side_of(self.maker)
+        taken = sum(w for s, w in enumerate(self.won) if self.side_of(s) == maker_side)
+        if taken >= 3:
+            if taken == 5:
+                pts[maker_side] = rules.loner_march_points if self.alone else rules.march_points
+            else:
+                pts[maker_side] = rules.make_points
+        else:
+            value = rules.loner_euchre_points if self.alone else rules.euchre_points
+            if self.lone_defender >= 0:
+                value = max(value, rules.lone_defender_euchre_points)
+            if rules.super_euchre and taken == 0:
+                value = max(value, rules.super_euchre_points)
+            for side in range(rules.sides):
+                if side != maker_side:
+                    pts[side] = value
+        self.points = tuple(pts)
+
+    def pop(self) -> Action:
+        """Undo the last action, restoring the exact previous state; returns it."""
+        if not self._stack:
+            raise IndexError("pop from a hand with no actions")
+        (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
+         self.lone_defender, self.up_taken, self.discarded, self.hands, self.leader,
+         self.trick, self.won, ntricks, self.points, self._bid_passes) = self._stack.pop()
+        del self.tricks[ntricks:]
+        self.seats.pop()
+        return self.history.pop()
+
+    def peek(self) -> Action:
+        """The last action pushed."""
+        return self.history[-1]
+
+    # --- who did what --------------------------------------------------------------------------
+    def tricks_taken(self, side: int) -> int:
+        """Tricks won by a side."""
+        return sum(w for s, w in enumerate(self.won) if self.side_of(s) == side)
+
+    def key(self) -> tuple:
+        """Everything that defines the position (for equality checks after undo)."""
+        return (
+            self.dealer, self.deal, tuple(self.hands), self.up_card, self.phase, self.to_act,
+            self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_taken,
+            self.discarded, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.won),
+            self.points, tuple(self.history),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.rules == other.rules and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        trump = "-" if self.trump is None else Suit(self.trump).letter
+        return (f"<State {self.phase.name} to_act={self.to_act} dealer={self.dealer} "
+                f"up={self.up_card} trump={trump} tricks={len(self.tricks)} actions={len(self.history)}>")
+
