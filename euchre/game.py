@@ -32,7 +32,7 @@ class Game:
     ``clock`` returns seconds (any origin); it is read when the game starts and at the end of
     every hand, and only matters to timed games. Tests and replays inject their own.
     ``deals`` gives explicit deals for the first hands (records, tests, duplicate play); later
-    hands are shuffled from the seed.
+    hands are shuffled from the seed. ``scores`` starts the game from a given score.
     """
 
     def __init__(
@@ -43,6 +43,7 @@ class Game:
         dealer: int | None = None,
         clock: Clock | None = None,
         deals: Sequence[Deal] | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules or Rules()
         self.seed = seed if seed is not None else secrets.randbelow(2**63)
@@ -55,7 +56,11 @@ class Game:
         self.clock: Clock = clock or time.monotonic
         self._start = self.clock()
         self._given: list[Deal] = list(deals or [])
-        self.scores: list[int] = [0] * self.rules.sides
+        if scores is not None and len(scores) != self.rules.sides:
+            raise ValueError(f"scores must give {self.rules.sides} sides, got {list(scores)}")
+        self.initial_scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * self.rules.sides
+        """The score before the first hand (a game recorded from the middle, or a handicap)."""
+        self.scores: list[int] = list(self.initial_scores)
         self.elapsed: list[float] = []
         """Seconds since the start, read at the end of each finished hand."""
         self.hands: list[State] = [self._new_hand(0, dealer)]
@@ -188,6 +193,7 @@ class Game:
         g.clock = self.clock
         g._start = self._start
         g._given = list(self._given)
+        g.initial_scores = self.initial_scores
         g.scores = self.scores[:]
         g.elapsed = self.elapsed[:]
         g.hands = [h.copy() for h in self.hands]

@@ -110,6 +110,33 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
     return out
 
 
+_DECK_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _deck_list(size: int) -> list[Card]:
+    """A fresh list of the cards of a deck in id order (``deck_cards``, cached)."""
+    cards = _DECK_CARDS.get(size)
+    if cards is None:
+        cards = _DECK_CARDS[size] = tuple(deck_cards(size))
+    return list(cards)
+
+
+def _packets(first: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    """For the seats from the dealer's left, the two slices of the shuffled pack they are dealt."""
+    n = len(first)
+    second = tuple(5 - k for k in first)
+    out = []
+    for i in range(n):
+        a = sum(first[:i])
+        c = sum(first) + sum(second[:i])
+        out.append((a, a + first[i], c, c + second[i]))
+    return tuple(out)
+
+
+_PACKETS = {n: _packets(first) for n, first in ((4, (3, 2, 3, 2)), (3, (3, 2, 3)), (2, (3, 2)))}
+"""Deal 3-2-3-2 then 2-3-2-3 from the dealer's left (3-2-3 / 2-3-2; 3-2 / 2-3)."""
+
+
 class State:
     """One hand. Create it from an explicit deal, or from a seeded shuffle with :meth:`random`.
 
@@ -159,9 +186,17 @@ class State:
         elif seen != deck:
             missing = " ".join(str(c) for c in iter_mask(deck & ~seen))
             raise DealError(f"the deal does not use the whole deck; missing: {missing}")
-        self.deal = Deal(dealer, tuple(tuple(h) for h in parsed), up, tuple(rest))
+        self._setup(rules, dealer, tuple(tuple(h) for h in parsed), up, tuple(rest),
+                    [mask_of(h) for h in parsed])
+
+    def _setup(self, rules: Rules, dealer: int, hands: tuple[tuple[Card, ...], ...], up: Card,
+               rest: tuple[Card, ...], masks: list[int]) -> None:
+        """Set every field from a deal already checked (``__init__``) or made by :meth:`random`."""
+        n = self.n = rules.players
+        self.rules = rules
+        self.deal = Deal(dealer, hands, up, rest)
         self.dealer = dealer
-        self.hands = [mask_of(h) for h in parsed]
+        self.hands = masks
         self.up_card = up
         self.trump: int | None = None
         self.maker = -1
@@ -192,18 +227,25 @@ class State:
     def random(cls, rules: Rules, *, dealer: int, rng: random.Random) -> State:
         """A shuffled deal, dealt 3-2-3-2 then 2-3-2-3 from the dealer's left (two players: 3-2
         then 2-3; three players: 3-2-3 then 2-3-2)."""
-        cards = deck_cards(rules.deck)
-        rng.shuffle(cards)
         n = rules.players
-        first = {4: (3, 2, 3, 2), 3: (3, 2, 3), 2: (3, 2)}[n]
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        pos = 0
-        for packet in (first, tuple(5 - k for k in first)):
-            for i, k in enumerate(packet):
-                seat = (dealer + 1 + i) % n
-                hands[seat].extend(cards[pos:pos + k])
-                pos += k
-        return cls(rules, dealer=dealer, hands=hands, up_card=cards[pos], stock=cards[pos + 1:])
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise DealError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        cards = _deck_list(rules.deck)
+        rng.shuffle(cards)
+        # The shuffle is trusted: build the hands straight from the packets (no re-validation).
+        hands: list[tuple[Card, ...]] = [()] * n
+        masks = [0] * n
+        for i, (a, b, c, d) in enumerate(_PACKETS[n]):
+            seat = (dealer + 1 + i) % n
+            h = hands[seat] = (*cards[a:b], *cards[c:d])
+            m = 0
+            for card in h:
+                m |= 1 << card
+            masks[seat] = m
+        pos = 5 * n
+        s = cls.__new__(cls)
+        s._setup(rules, dealer, tuple(hands), cards[pos], tuple(cards[pos + 1:]), masks)
+        return s
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal) -> State:

@@ -74,7 +74,7 @@ class PlayerView:
         own = sort_hand(iter_mask(state.hands[seat]), state.trump) if seat is not None else []
         if game is not None:
             idx = next(i for i, h in enumerate(game.hands) if h is state)
-            scores = [0] * state.rules.sides
+            scores = list(game.initial_scores)
             for h in game.hands[: idx + 1]:
                 if h.points is not None:
                     for i, p in enumerate(h.points):

@@ -1,0 +1,430 @@
+"""The ``euchre`` command: play, simulate, replay, rules.
+
+A thin shell over the engine: it parses arguments into :class:`~euchre.rules.Rules`, bots and
+files, and hands them to the terminal game, the simulator or the record replayer. Bad arguments
+exit with status 2 and a message that names the argument; invalid records exit with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from euchre import notation
+from euchre.actions import Kind
+from euchre.errors import RecordError, RulesError
+from euchre.game import Game
+from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
+from euchre.state import State
+
+__all__ = ["main", "build_parser", "rules_from_args", "data_dir"]
+
+
+def data_dir() -> Path:
+    """Where saved games live: ``$EUCHRE_HOME``, else ``$XDG_DATA_HOME/euchre``, else
+    ``~/.local/share/euchre``."""
+    if os.environ.get("EUCHRE_HOME"):
+        return Path(os.environ["EUCHRE_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "euchre"
+
+
+def default_save_path() -> Path:
+    """The game that ``euchre play`` saves on quit and ``--resume`` continues."""
+    return data_dir() / "saved-game.toml"
+
+
+# --- rules from arguments --------------------------------------------------------------------
+def _add_rule_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("rules", "a preset and any switch of it (see `euchre rules`)")
+    g.add_argument("--rules", default="american", metavar="PRESET",
+                   help=f"rules preset or alias: {', '.join(PRESETS)} (default: american)")
+    for f in dataclasses.fields(Rules):
+        opt = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            g.add_argument(opt, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction, default=None)
+        elif f.name == "loner_lead":
+            g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None)
+        elif f.name == "duration":
+            g.add_argument(opt, dest=f"rule_{f.name}", type=_positive_float, default=None, metavar="MINUTES")
+        else:
+            g.add_argument(opt, dest=f"rule_{f.name}", type=_nonneg_int, default=None, metavar="N")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return v
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    v = _nonneg_int(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The preset named by ``--rules`` with every switch given on the command line."""
+    overrides = {f.name: getattr(args, f"rule_{f.name}") for f in dataclasses.fields(Rules)
+                 if getattr(args, f"rule_{f.name}", None) is not None}
+    return Rules.preset(args.rules, **overrides)
+
+
+# --- the parser --------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    p = argparse.ArgumentParser(prog="euchre", description="Euchre in the terminal: play, simulate, replay.")
+    p.add_argument("--version", action="version", version=f"euchre {_version()}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game against computer players (the default)")
+    _add_rule_options(play)
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals (default: random)")
+    play.add_argument("--seat", type=_nonneg_int, default=0, help="your seat, 0 .. players-1 (default 0)")
+    play.add_argument("--bots", default="heuristic", help="bot name, or one per other seat, comma-separated")
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--save", type=Path, default=None, help="file to save to on quit (default: the data dir)")
+    play.add_argument("--resume", nargs="?", const=True, default=None, metavar="FILE",
+                      help="continue the saved game (or FILE)")
+    play.add_argument("--no-color", action="store_true", help="plain text without colours")
+
+    sim = sub.add_parser("simulate", help="bots play each other; prints statistics")
+    _add_rule_options(sim)
+    sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    sim.add_argument("--bots", default="heuristic", help="one bot for all seats, or one per seat, comma-separated")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--save-dir", type=Path, default=None, help="write each game's record here")
+
+    rep = sub.add_parser("replay", help="print a recorded game (own format or EGN) hand by hand")
+    rep.add_argument("file", type=Path)
+    rep.add_argument("--quiet", action="store_true", help="only check the record and print the result")
+
+    ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
+    ru.add_argument("preset", nargs="?", default=None)
+    return p
+
+
+def _version() -> str:
+    from euchre import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``euchre`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["play", *argv]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "play":
+            return _cmd_play(args, parser)
+        if args.command == "simulate":
+            return _cmd_simulate(args, parser)
+        if args.command == "replay":
+            return _cmd_replay(args)
+        if args.command == "rules":
+            return _cmd_rules(args)
+    except RulesError as e:
+        parser.exit(2, f"euchre: error: {e}\n")
+    except RecordError as e:
+        print(f"euchre: invalid record: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    parser.print_help()
+    return 2
+
+
+# --- play ----------------------------------------------------------------------------------------
+def _seat_names(players: int, human: int, name: str) -> list[str]:
+    around = {4: ["West", "North", "East"], 3: ["Left", "Right"], 2: ["Opponent"]}[players]
+    names = [""] * players
+    names[human] = name
+    for i, other in enumerate(around, start=1):
+        names[(human + i) % players] = other
+    return names
+
+
+def _make_bots(spec: str, seats: list[int], seed: int | None) -> dict[int, Any]:
+    from euchre.bots import bot_names, make_bot
+
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise RulesError("--bots: give at least one bot name")
+    unknown = [n for n in names if n not in bot_names()]
+    if unknown:
+        raise RulesError(f"--bots: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
+    if len(names) == 1:
+        names = names * len(seats)
+    if len(names) != len(seats):
+        raise RulesError(f"--bots: give one bot, or one per seat ({len(seats)}), got {len(names)}")
+    base = seed if seed is not None else random.randrange(2**31)
+    return {seat: make_bot(n, seed=base * 31 + seat) for seat, n in zip(seats, names, strict=True)}
+
+
+def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from rich.console import Console
+
+    from euchre.tui import play_terminal
+
+    console = Console(no_color=args.no_color, highlight=False)
+    save_path: Path = args.save or default_save_path()
+    if args.resume:
+        path = Path(args.resume) if args.resume is not True else save_path
+        if not path.exists():
+            parser.exit(2, f"euchre: error: --resume: no saved game at {path}\n")
+        rec = notation.load(path)
+        game = rec.replay()
+        if game.is_over:
+            parser.exit(2, f"euchre: error: --resume: the game in {path} is already over ({game.summary()})\n")
+        human = int(rec.meta.get("human_seat", 0))
+        names = rec.players or _seat_names(game.rules.players, human, args.name)
+        bot_spec = str(rec.meta.get("bots", args.bots))
+        save_path = path if args.save is None else save_path
+        console.print(f"Resuming the game saved in {path}: {game.summary()}")
+    else:
+        rules = rules_from_args(args)
+        if args.seat >= rules.players:
+            parser.exit(2, f"euchre: error: --seat: must be 0..{rules.players - 1} for {rules.players} players\n")
+        human = args.seat
+        game = Game(rules, seed=args.seed)
+        names = _seat_names(rules.players, human, args.name)
+        bot_spec = args.bots
+    others = [s for s in range(game.rules.players) if s != human]
+    bots = _make_bots(bot_spec, others, game.seed)
+    meta = {"human_seat": human, "bots": bot_spec}
+
+    def save(g: Game) -> Path:
+        notation.save(g, save_path, players=names, meta=meta)
+        return save_path
+
+    result = play_terminal(game, human, bots, console, save_fn=save, names=names)
+    if game.is_over:
+        archive = data_dir() / "games" / time.strftime("%Y%m%d-%H%M%S.toml")
+        notation.save(game, archive, players=names, meta=meta)
+        console.print(f"The game's record is saved in {archive} (euchre replay {archive}).")
+        if save_path.exists() and args.resume:
+            save_path.unlink()
+    _ = result
+    return 0
+
+
+# --- simulate ----------------------------------------------------------------------------------
+def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
+             save_dir: Path | None = None, progress: Any = None) -> dict[str, Any]:
+    """Play ``games`` games between bots and gather statistics per side (a dict, JSON-ready)."""
+    sides = rules.sides
+    stats: dict[str, Any] = {
+        "rules": rules.preset_name() or rules.diff(), "games": games, "seed": seed, "bots": bot_spec,
+        "hands": 0, "played_hands": 0, "thrown_in": 0,
+        "sides": [{"wins": 0, "points": 0, "hands_made": 0, "made": 0, "marches": 0, "euchred": 0,
+                   "euchres": 0, "loners": 0, "loner_marches": 0} for _ in range(sides)],
+        "ties": 0,
+    }
+    seats = list(range(rules.players))
+    rng = random.Random(seed)
+    for gi in range(games):
+        game = Game(rules, seed=rng.randrange(2**62), clock=_sim_clock())
+        bots = _make_bots(bot_spec, seats, game.seed)
+        views_needed = True
+        steps = 0
+        while not game.is_over:
+            seat = game.to_act
+            action = bots[seat].choose(game.view(seat)) if views_needed else None
+            game.push(action)
+            steps += 1
+            if steps > 100_000:
+                raise RuntimeError("a simulated game did not end")
+        for h in game.hands:
+            if not h.is_over:
+                continue
+            stats["hands"] += 1
+            if h.thrown_in:
+                stats["thrown_in"] += 1
+                continue
+            stats["played_hands"] += 1
+            ms = h.side_of(h.maker)
+            side = stats["sides"][ms]
+            side["hands_made"] += 1
+            taken = h.tricks_taken(ms)
+            if taken >= 3:
+                side["made"] += 1
+                if taken == 5:
+                    side["marches"] += 1
+                    if h.alone:
+                        side["loner_marches"] += 1
+            else:
+                side["euchred"] += 1
+                for other in range(sides):
+                    if other != ms:
+                        stats["sides"][other]["euchres"] += 1
+            if h.alone:
+                side["loners"] += 1
+        for s in range(sides):
+            stats["sides"][s]["points"] += game.scores[s]
+        if game.winner is None:
+            stats["ties"] += 1
+        else:
+            stats["sides"][game.winner]["wins"] += 1
+        if save_dir is not None:
+            notation.save(game, save_dir / f"game-{gi + 1:05d}.toml", meta={"bots": bot_spec})
+        if progress is not None:
+            progress()
+    return stats
+
+
+def _sim_clock() -> Any:
+    """A simulated clock for timed games: each reading is 2.5 minutes later (a typical hand)."""
+    t = [0.0]
+
+    def clock() -> float:
+        v = t[0]
+        t[0] += 150.0
+        return v
+
+    return clock
+
+
+def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    rules = rules_from_args(args)
+    _make_bots(args.bots, list(range(rules.players)), 0)  # validate names before playing
+    t0 = time.perf_counter()
+    stats = simulate(rules, args.games, args.seed, args.bots, args.save_dir)
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    if args.json:
+        print(json.dumps(stats, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print(f"[bold]{args.games} games[/] of {args.rules} ({rules.ending_text()}), bots {args.bots}, "
+                  f"seed {args.seed}: {stats['hands']} hands ({stats['played_hands']} played, "
+                  f"{stats['thrown_in']} thrown in), {stats['seconds']} s")
+    table = Table("side", "seats", "wins", "points", "made trump", "made", "marches", "euchred", "euchres",
+                  "loners", "loner marches")
+    for s, d in enumerate(stats["sides"]):
+        seats = ", ".join(str(x) for x in range(rules.players) if rules.side_of(x) == s)
+        table.add_row(str(s), seats, str(d["wins"]), str(d["points"]), str(d["hands_made"]), str(d["made"]),
+                      str(d["marches"]), str(d["euchred"]), str(d["euchres"]), str(d["loners"]),
+                      str(d["loner_marches"]))
+    console.print(table)
+    if stats["ties"]:
+        console.print(f"tied games: {stats['ties']}")
+    return 0
+
+
+# --- replay --------------------------------------------------------------------------------------
+def _cmd_replay(args: argparse.Namespace) -> int:
+    rec = notation.load(args.file)
+    game = rec.replay()
+    names = rec.players or [f"seat {i}" for i in range(game.rules.players)]
+    if not args.quiet:
+        title = rec.meta.get("title")
+        print(f"{title}" if title else str(args.file))
+        print(f"rules: {game.rules.preset_name() or game.rules.diff()} ({game.rules.ending_text()})")
+        print("players: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
+        if any(game.initial_scores):
+            print(f"starting score: {' - '.join(map(str, game.initial_scores))}")
+        running = list(game.initial_scores)
+        for i, h in enumerate(game.hands):
+            print()
+            print(_describe_hand(i, h, names, running))
+    print(f"\n{game.summary()}" if not args.quiet else game.summary())
+    return 0
+
+
+def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> str:
+    lines = [f"Hand {i + 1}: {names[h.dealer]} deals, up card {h.up_card}"]
+    for seat, cards in enumerate(h.deal.hands):
+        lines.append(f"  {names[seat]:>12}: {' '.join(str(c) for c in cards)}")
+    bids = [f"{names[s]} {a}" for s, a in zip(h.seats, h.history, strict=True) if a.kind is not Kind.PLAY]
+    if bids:
+        lines.append("  bidding: " + ", ".join(bids))
+    if h.trump is not None:
+        alone = " alone" if h.alone else ""
+        lines.append(f"  trump {'cdhs'[h.trump]}, made by {names[h.maker]}{alone}")
+    for t_i, t in enumerate(h.tricks):
+        plays = " ".join(f"{c}" for _, c in t.plays)
+        lines.append(f"  trick {t_i + 1}: {names[t.leader]} leads: {plays} -> {names[t.winner]}")
+    if h.trick:
+        lines.append("  (in progress) " + " ".join(str(c) for _, c in h.trick))
+    if h.is_over:
+        assert h.points is not None
+        for s, p in enumerate(h.points):
+            running[s] += p
+        if h.thrown_in:
+            lines.append("  thrown in: everyone passed")
+        else:
+            lines.append(f"  points {'-'.join(map(str, h.points))}; score {' - '.join(map(str, running))}")
+    return "\n".join(lines)
+
+
+# --- rules ---------------------------------------------------------------------------------------
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        print("Presets (euchre play --rules NAME):")
+        for name in PRESETS:
+            aliases = ", ".join(Rules.aliases(name))
+            print(f"  {name:<11} {PRESET_DESCRIPTIONS[name]}" + (f"  [aliases: {aliases}]" if aliases else ""))
+        print("\nSwitches (each also --no-... for true/false ones), default of the american preset:")
+        for f in dataclasses.fields(Rules):
+            opt = "--" + f.name.replace("_", "-")
+            print(f"  {opt:<32} {getattr(Rules(), f.name)!r:<14} {_FIELD_DOCS.get(f.name, '')}")
+        return 0
+    rules = Rules.preset(args.preset)
+    name = Rules.resolve_preset(args.preset)
+    print(f"{name}: {PRESET_DESCRIPTIONS[name]}")
+    for k, v in rules.to_dict().items():
+        print(f"  {k:<28} {v!r}")
+    return 0
+
+
+def _field_docs() -> dict[str, str]:
+    """The attribute docstrings of :class:`Rules`, read from its source for `euchre rules`."""
+    import ast
+    import inspect
+
+    try:
+        tree = ast.parse(inspect.getsource(Rules))
+    except (OSError, TypeError):
+        return {}
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for a, b in zip(body, body[1:], strict=False):
+        if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr) \
+                and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str):
+            docs[a.target.id] = b.value.value.strip().splitlines()[0].replace("``", "")
+    return docs
+
+
+_FIELD_DOCS = _field_docs()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

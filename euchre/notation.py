@@ -1,0 +1,360 @@
+"""Game records: the project's own human-readable format (TOML), load, save and replay.
+
+A record is the rules plus, for every hand, the deal (each seat's cards, the up card, the rest of
+the stock) and every action with the seat that took it; the result is written too and checked on
+load. It replays without the shuffling code, so a record stays valid if the RNG changes. The
+format is documented in ``docs/records.md``; an example::
+
+    format = "euchre-record"
+    version = 1
+
+    [rules]
+    players = 4
+    deck = 24
+    target = 10
+    ...
+
+    [game]
+    seed = 7
+    first_dealer = 2
+    players = ["You", "West", "North", "East"]
+
+    [[hands]]
+    dealer = 2
+    cards = ["9h Th Jh Qh Kh", "...", "...", "..."]
+    up = "Jd"
+    stock = "9c Tc Qc"
+    actions = ["p3 pass", "p0 order", "p2 discard 9c", "p3 play Jh"]
+    points = [1, 0]
+
+    [result]
+    scores = [10, 7]
+    winners = [0]
+
+The same file saves a game in progress (the last hand has no ``points``), which is how
+``euchre play --resume`` continues a game.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from euchre.actions import Action
+from euchre.errors import EuchreError, RecordError, RulesError
+from euchre.game import Game
+from euchre.rules import Rules
+from euchre.state import Deal, State
+
+__all__ = ["GameRecord", "HandRecord", "load", "loads", "save", "dumps", "FORMAT", "VERSION"]
+
+FORMAT = "euchre-record"
+VERSION = 1
+
+
+@dataclass
+class HandRecord:
+    """One hand: the deal and the actions, in order, with the seat that took each."""
+
+    deal: Deal
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    points: tuple[int, ...] | None = None
+    """Points per side as recorded (checked on replay); ``None`` for a hand in progress."""
+    elapsed: float | None = None
+    """Seconds since the start of the game when the hand ended (timed games)."""
+    notes: dict[str, Any] = field(default_factory=dict)
+    """Anything an importer wants to keep about the hand (e.g. how a missing card was filled)."""
+
+
+@dataclass
+class GameRecord:
+    """A whole game (or a game in progress) as data."""
+
+    rules: Rules
+    hands: list[HandRecord]
+    first_dealer: int
+    seed: int | None = None
+    players: list[str] = field(default_factory=list)
+    initial_scores: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+    """Final scores as recorded (checked on replay)."""
+    winners: tuple[int, ...] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Free-form facts: title, date, source, the seats' bots, the human's seat..."""
+
+    # --- from and to a game --------------------------------------------------------------------
+    @classmethod
+    def from_game(cls, game: Game, *, players: list[str] | None = None,
+                  meta: dict[str, Any] | None = None) -> GameRecord:
+        """The record of a game (finished or not)."""
+        hands = []
+        for i, h in enumerate(game.hands):
+            hands.append(HandRecord(
+                deal=h.deal,
+                actions=list(zip(h.seats, h.history, strict=True)),
+                points=h.points,
+                elapsed=game.elapsed[i] if h.is_over and game.rules.duration is not None else None,
+            ))
+        initial = game.initial_scores if any(game.initial_scores) else None
+        return cls(
+            rules=game.rules, hands=hands, first_dealer=game.first_dealer, seed=game.seed,
+            players=list(players or []), initial_scores=initial,
+            scores=tuple(game.scores) if game.is_over else None,
+            winners=game.winners if game.is_over else None, meta=dict(meta or {}),
+        )
+
+    def replay(self, *, check_result: bool = True) -> Game:
+        """Play the record through the engine and return the game.
+
+        Raises :class:`RecordError` naming the hand and action at the first illegal or
+        inconsistent step (wrong seat, illegal play, points or result that disagree).
+        """
+        for i, h in enumerate(self.hands):
+            expect = (self.first_dealer + i) % self.rules.players
+            if h.deal.dealer != expect:
+                raise RecordError(f"hand {i + 1}: dealt by seat {h.deal.dealer}, but the deal passes "
+                                  f"to the left and seat {expect} deals it")
+        readings = [0.0] + [h.elapsed if h.elapsed is not None else 0.0 for h in self.hands]
+        clock = _replay_clock(readings) if self.rules.duration is not None else (lambda: 0.0)
+        game = Game(self.rules, seed=self.seed if self.seed is not None else 0,
+                    dealer=self.first_dealer, deals=[h.deal for h in self.hands], clock=clock,
+                    scores=self.initial_scores)
+        for i, h in enumerate(self.hands):
+            if game.is_over:
+                raise RecordError(f"hand {i + 1}: the game was already over after hand {i} "
+                                  f"({game.summary()})")
+            for j, (seat, action) in enumerate(h.actions):
+                where = f"hand {i + 1}, action {j + 1} (seat {seat}: {action})"
+                if game.state.is_over:
+                    raise RecordError(f"{where}: the hand is already over")
+                if seat != game.to_act:
+                    raise RecordError(f"{where}: it is seat {game.to_act}'s turn, not seat {seat}'s")
+                try:
+                    game.push(action)
+                except EuchreError as e:
+                    raise RecordError(f"{where}: {e}") from None
+            hand = game.hands[i]
+            if h.points is not None:
+                if not hand.is_over:
+                    raise RecordError(f"hand {i + 1}: the record gives points {list(h.points)} but the "
+                                      f"hand is not finished ({len(h.actions)} actions)")
+                if check_result and tuple(h.points) != hand.points:
+                    raise RecordError(f"hand {i + 1}: the record says {list(h.points)} points, "
+                                      f"the rules give {list(hand.points or ())}")
+        if check_result and self.scores is not None and tuple(self.scores) != tuple(game.scores):
+            raise RecordError(f"result: the record says scores {list(self.scores)}, the replay "
+                              f"gives {game.scores}")
+        if check_result and self.winners is not None and tuple(self.winners) != game.winners:
+            raise RecordError(f"result: the record says winners {list(self.winners)}, the replay "
+                              f"gives {list(game.winners)}")
+        return game
+
+    # --- text ----------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain TOML-ready data."""
+        rules = {k: v for k, v in self.rules.to_dict().items() if v is not None}
+        game: dict[str, Any] = {"first_dealer": self.first_dealer}
+        if self.seed is not None:
+            game["seed"] = self.seed
+        if self.players:
+            game["players"] = list(self.players)
+        if self.initial_scores is not None:
+            game["initial_scores"] = list(self.initial_scores)
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": rules, "game": game}
+        if self.meta:
+            out["meta"] = _plain(self.meta)
+        hands = []
+        for h in self.hands:
+            d: dict[str, Any] = {
+                "dealer": h.deal.dealer,
+                "cards": [" ".join(map(str, cards)) for cards in h.deal.hands],
+                "up": str(h.deal.up_card),
+                "stock": " ".join(map(str, h.deal.stock)),
+                "actions": [f"p{s} {a}" for s, a in h.actions],
+            }
+            if h.points is not None:
+                d["points"] = list(h.points)
+            if h.elapsed is not None:
+                d["elapsed"] = round(h.elapsed, 3)
+            if h.notes:
+                d["notes"] = _plain(h.notes)
+            hands.append(d)
+        out["hands"] = hands
+        if self.scores is not None:
+            res: dict[str, Any] = {"scores": list(self.scores)}
+            if self.winners is not None:
+                res["winners"] = list(self.winners)
+            out["result"] = res
+        return out
+
+    def dumps(self) -> str:
+        """The record as TOML text."""
+        return tomli_w.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        """A record from parsed TOML; raises :class:`RecordError` saying what is wrong where."""
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a euchre record: format is {data.get('format')!r}, expected {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise RecordError(f"unsupported record version {data.get('version')!r} (this program reads {VERSION})")
+        rules_data = _table(data, "rules")
+        if any(k in rules_data for k in ("target", "duration", "deals")):
+            rules_data = {"target": None, "duration": None, "deals": None, **rules_data}
+        try:
+            rules = Rules.from_dict(rules_data)
+        except RulesError as e:
+            raise RecordError(f"[rules]: {e}") from None
+        except TypeError as e:
+            raise RecordError(f"[rules]: {e}") from None
+        game = _table(data, "game")
+        first_dealer = _int(game, "first_dealer", "[game]")
+        hands_data = data.get("hands", [])
+        if not isinstance(hands_data, list):
+            raise RecordError("hands: must be a list of [[hands]] tables")
+        hands = []
+        for i, hd in enumerate(hands_data):
+            where = f"hand {i + 1}"
+            if not isinstance(hd, dict):
+                raise RecordError(f"{where}: must be a table")
+            try:
+                cards = hd["cards"]
+                if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                    raise RecordError(f"{where}: cards must be a list of strings, one per seat")
+                state = State(rules, dealer=_int(hd, "dealer", where), hands=cards, up_card=str(hd["up"]),
+                              stock=str(hd.get("stock", "")) if "stock" in hd else None)
+            except KeyError as e:
+                raise RecordError(f"{where}: missing {e.args[0]!r}") from None
+            except EuchreError as e:
+                raise RecordError(f"{where}: {e}") from None
+            actions = []
+            raw = hd.get("actions", [])
+            if not isinstance(raw, list):
+                raise RecordError(f"{where}: actions must be a list of strings")
+            for j, text in enumerate(raw):
+                actions.append(_parse_seat_action(text, f"{where}, action {j + 1}"))
+            points = hd.get("points")
+            elapsed = hd.get("elapsed")
+            hands.append(HandRecord(
+                deal=state.deal, actions=actions,
+                points=tuple(points) if isinstance(points, list) else None,
+                elapsed=float(elapsed) if isinstance(elapsed, int | float) else None,
+                notes=dict(hd.get("notes", {})),
+            ))
+        result = data.get("result", {})
+        return cls(
+            rules=rules, hands=hands, first_dealer=first_dealer,
+            seed=game.get("seed") if isinstance(game.get("seed"), int) else None,
+            players=[str(p) for p in game.get("players", [])],
+            initial_scores=tuple(game["initial_scores"]) if "initial_scores" in game else None,
+            scores=tuple(result["scores"]) if "scores" in result else None,
+            winners=tuple(result["winners"]) if "winners" in result else None,
+            meta=dict(data.get("meta", {})),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Parse TOML text; raises :class:`RecordError`."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RecordError(f"not valid TOML: {e}") from None
+        return cls.from_dict(data)
+
+    def iter_states(self) -> Iterator[State]:
+        """Each hand's final state, replayed (for printing a game hand by hand)."""
+        game = self.replay()
+        yield from game.hands
+
+
+def _replay_clock(readings: list[float]) -> Callable[[], float]:
+    it = iter(readings)
+    last = [0.0]
+
+    def clock() -> float:
+        last[0] = next(it, last[0])
+        return last[0]
+
+    return clock
+
+
+def _table(data: dict[str, Any], name: str) -> dict[str, Any]:
+    t = data.get(name)
+    if not isinstance(t, dict):
+        raise RecordError(f"missing [{name}] table")
+    return t
+
+
+def _int(data: dict[str, Any], key: str, where: str) -> int:
+    v = data.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RecordError(f"{where}: {key} must be a whole number, got {v!r}")
+    return v
+
+
+def _parse_seat_action(text: Any, where: str) -> tuple[int, Action]:
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: must be a string like 'p1 play Jh', got {text!r}")
+    head, _, rest = text.strip().partition(" ")
+    if len(head) < 2 or head[0] != "p" or not head[1:].isdigit():
+        raise RecordError(f"{where}: {text!r} must start with the seat, like 'p1 play Jh'")
+    try:
+        return int(head[1:]), Action.parse(rest)
+    except EuchreError as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``None`` values (TOML has no null) recursively."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if v is None:
+            continue
+        out[str(k)] = _plain(v) if isinstance(v, dict) else v
+    return out
+
+
+# --- module-level helpers, like json ----------------------------------------------------------
+def dumps(game: Game | GameRecord, **kw: Any) -> str:
+    """A game or record as record text."""
+    rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game, **kw)
+    return rec.dumps()
+
+
+def loads(text: str) -> GameRecord:
+    """A record from text: the project's TOML format, or EGN (JSON) when it starts with ``{``."""
+    if text.lstrip().startswith(("{", "[")):
+        from euchre import egn
+
+        return egn.loads(text)
+    return GameRecord.loads(text)
+
+
+def load(path: str | Path) -> GameRecord:
+    """Read a record file (own format or EGN); raises :class:`RecordError` with the file name."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"{p}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{p}: not a text file") from None
+    try:
+        return loads(text)
+    except RecordError as e:
+        raise RecordError(f"{p}: {e}") from None
+
+
+def save(game: Game | GameRecord, path: str | Path, **kw: Any) -> None:
+    """Write a record atomically (a crash mid-write never leaves half a file)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(dumps(game, **kw), encoding="utf-8")
+    tmp.replace(p)
+
