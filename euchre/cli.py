@@ -171,7 +171,9 @@ def _seat_names(players: int, human: int, name: str) -> list[str]:
     return names
 
 
-def _make_bots(spec: str, seats: list[int], seed: int | None) -> dict[int, Any]:
+def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | None = None) -> dict[int, Any]:
+    """Bots for some seats from ``--bots``: one name for all, one per side (four players), or one
+    per seat."""
     from euchre.bots import bot_names, make_bot
 
     names = [s.strip() for s in spec.split(",") if s.strip()]
@@ -182,16 +184,17 @@ def _make_bots(spec: str, seats: list[int], seed: int | None) -> dict[int, Any]:
         raise RulesError(f"--bots: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
     if len(names) == 1:
         names = names * len(seats)
+    elif rules is not None and rules.players == 4 and len(names) == 2 and len(seats) == 4:
+        names = [names[rules.side_of(s)] for s in seats]
     if len(names) != len(seats):
-        raise RulesError(f"--bots: give one bot, or one per seat ({len(seats)}), got {len(names)}")
+        per_side = " or one per side (2)" if rules is not None and rules.players == 4 and len(seats) == 4 else ""
+        raise RulesError(f"--bots: give one bot{per_side}, or one per seat ({len(seats)}), got {len(names)}")
     base = seed if seed is not None else random.randrange(2**31)
     return {seat: make_bot(n, seed=base * 31 + seat) for seat, n in zip(seats, names, strict=True)}
 
 
 def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from rich.console import Console
-
-    from euchre.tui import play_terminal
 
     console = Console(no_color=args.no_color, highlight=False)
     save_path: Path = args.save or default_save_path()
@@ -224,6 +227,8 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         notation.save(g, save_path, players=names, meta=meta)
         return save_path
 
+    from euchre.tui import play_terminal
+
     result = play_terminal(game, human, bots, console, save_fn=save, names=names)
     if game.is_over:
         archive = data_dir() / "games" / time.strftime("%Y%m%d-%H%M%S.toml")
@@ -251,13 +256,11 @@ def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
     rng = random.Random(seed)
     for gi in range(games):
         game = Game(rules, seed=rng.randrange(2**62), clock=_sim_clock())
-        bots = _make_bots(bot_spec, seats, game.seed)
-        views_needed = True
+        bots = _make_bots(bot_spec, seats, game.seed, rules)
         steps = 0
         while not game.is_over:
             seat = game.to_act
-            action = bots[seat].choose(game.view(seat)) if views_needed else None
-            game.push(action)
+            game.push(bots[seat].choose(game.view(seat)))
             steps += 1
             if steps > 100_000:
                 raise RuntimeError("a simulated game did not end")
@@ -313,7 +316,7 @@ def _sim_clock() -> Any:
 
 def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     rules = rules_from_args(args)
-    _make_bots(args.bots, list(range(rules.players)), 0)  # validate names before playing
+    _make_bots(args.bots, list(range(rules.players)), 0, rules)  # validate names before playing
     t0 = time.perf_counter()
     stats = simulate(rules, args.games, args.seed, args.bots, args.save_dir)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
@@ -327,13 +330,14 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     console.print(f"[bold]{args.games} games[/] of {args.rules} ({rules.ending_text()}), bots {args.bots}, "
                   f"seed {args.seed}: {stats['hands']} hands ({stats['played_hands']} played, "
                   f"{stats['thrown_in']} thrown in), {stats['seconds']} s")
-    table = Table("side", "seats", "wins", "points", "made trump", "made", "marches", "euchred", "euchres",
-                  "loners", "loner marches")
-    for s, d in enumerate(stats["sides"]):
-        seats = ", ".join(str(x) for x in range(rules.players) if rules.side_of(x) == s)
-        table.add_row(str(s), seats, str(d["wins"]), str(d["points"]), str(d["hands_made"]), str(d["made"]),
-                      str(d["marches"]), str(d["euchred"]), str(d["euchres"]), str(d["loners"]),
-                      str(d["loner_marches"]))
+    table = Table("", *(f"side {s} (seat{'s' if rules.players == 4 else ''} "
+                        f"{', '.join(str(x) for x in range(rules.players) if rules.side_of(x) == s)})"
+                        for s in range(rules.sides)))
+    rows = [("games won", "wins"), ("points", "points"), ("hands as makers", "hands_made"), ("made", "made"),
+            ("marches", "marches"), ("euchred (as makers)", "euchred"), ("euchres (as defenders)", "euchres"),
+            ("loners", "loners"), ("loner marches", "loner_marches")]
+    for label, key in rows:
+        table.add_row(label, *(str(d[key]) for d in stats["sides"]))
     console.print(table)
     if stats["ties"]:
         console.print(f"tied games: {stats['ties']}")
