@@ -11,11 +11,15 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from euchre.actions import Action
 from euchre.errors import IllegalActionError
 from euchre.rules import Rules
 from euchre.state import Deal, State
+
+if TYPE_CHECKING:
+    from euchre.view import PlayerView
 
 __all__ = ["Game"]
 
@@ -164,8 +168,9 @@ class Game:
         return hand.pop()
 
     # --- views ----------------------------------------------------------------------------------
-    def view(self, seat: int, hand: int = -1):  # -> PlayerView (import cycle kept lazy)
-        """What ``seat`` may know of a hand (default: the current one), with the game score."""
+    def view(self, seat: int | None, hand: int = -1) -> PlayerView:
+        """What ``seat`` may know of a hand (default: the current one), with the game score;
+        ``seat=None`` is a spectator's view (public facts only)."""
         from euchre.view import PlayerView
 
         return PlayerView.of(self.hands[hand], seat, game=self)

@@ -150,15 +150,18 @@ class Rules:
     def preset(cls, name: str = "american", **overrides: Any) -> Rules:
         """A named preset (or alias), with any field overridden.
 
-        Setting ``duration`` or ``deals`` on a preset that ends at a target clears the target,
-        so ``Rules.preset("american", deals=8)`` means what it says.
+        Setting one ending (``target``, ``duration`` or ``deals``) clears the preset's other
+        ending, so ``Rules.preset("american", deals=8)`` and ``Rules.preset("timed", target=5)``
+        mean what they say.
         """
         key = cls.resolve_preset(name)
         base = dict(PRESETS[key])
-        if ("duration" in overrides or "deals" in overrides) and "target" not in overrides:
-            base["target"] = None
-        if "target" in overrides and "duration" not in overrides:
-            base.pop("duration", None)
+        endings = ("target", "duration", "deals")
+        given = [k for k in endings if overrides.get(k) is not None]
+        if given:
+            for k in endings:
+                if k not in overrides:
+                    base[k] = None
         base.update(overrides)
         unknown = set(base) - set(_FIELD_TYPES)
         if unknown:

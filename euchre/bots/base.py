@@ -36,6 +36,7 @@ class Bot(ABC):
 
     def reset(self) -> None:
         """Forget anything remembered from an earlier game (called before a new game)."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -136,7 +136,12 @@ class HeuristicBot(Bot):
             choice = self._defend(view)
         else:
             choice = legal[0]
-        return choice if choice in legal else legal[0]
+        return choice if choice in legal else self._fallback(view, choice)
+
+    def _fallback(self, view: PlayerView, wanted: Action) -> Action:
+        """Never reached by the rules as implemented; if a new house rule makes a wanted action
+        illegal, play on with the first legal one rather than stop the game (tests patch this)."""
+        return view.legal_actions[0]
 
     # --- bidding -------------------------------------------------------------------------------
     def _threshold(self, view: PlayerView) -> float:
