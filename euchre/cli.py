@@ -219,6 +219,9 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         game = Game(rules, seed=args.seed)
         names = _seat_names(rules.players, human, args.name)
         bot_spec = args.bots
+        if save_path.exists():
+            console.print(f"[dim]A saved game is waiting in {save_path} (euchre play --resume); quitting this "
+                          "new game would replace it.[/]")
     others = [s for s in range(game.rules.players) if s != human]
     bots = _make_bots(bot_spec, others, game.seed)
     meta = {"human_seat": human, "bots": bot_spec}

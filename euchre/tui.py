@@ -289,11 +289,12 @@ def play_terminal(
     def stop() -> Status:
         if save_fn is not None:
             try:
-                save_fn(game)
+                where = save_fn(game)
             except Exception as exc:  # the human must hear that the save failed, not a traceback
                 console.print(f"[bold red]Could not save the game:[/] {exc}")
             else:
-                console.print("Game saved. Goodbye!")
+                place = f" in {where}" if where else ""
+                console.print(f"Game saved{place}; [bold]euchre play --resume[/] continues it. Goodbye!")
         else:
             console.print("Goodbye!")
         return "quit"

@@ -1,0 +1,793 @@
+"""EGN (Euchre Game Notation, JSON) import and export, and EMN match files.
+
+EGN is the public JSON notation of NextSuit-Labs/euchre-game-notation (schema 1.4; 1.0.0 files are
+read too). A record lists, per deal, the dealer, the up card, the calls and the tricks in play
+order; it does not store the deal, the trick winners or the score. :func:`loads` rebuilds a full
+:class:`~euchre.state.Deal` for every hand (each seat's cards are the cards it played; whatever the
+record cannot tell, such as the buried card, the hand of a seat that sat out or the stock, is
+filled from the cards nobody played, lowest card id first, and written down in
+``HandRecord.notes``), replays every action through the engine, and returns a
+:class:`~euchre.notation.GameRecord`. Anything malformed, illegal or contradictory raises
+:class:`~euchre.errors.RecordError` saying which deal, call or trick and why.
+
+>>> rec = loads(dumps(Game(Rules(stick_the_dealer=True), seed=1)))  # doctest: +SKIP
+
+:func:`dumps` writes a game or record as EGN 1.4 with ``playerCards``, so the deal survives the
+round trip. The mapping is documented in ``docs/egn.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, Action, Kind, call, discard, play
+from euchre.cards import (
+    CARDS,
+    RANKS,
+    Card,
+    Suit,
+    deck_cards,
+    deck_mask,
+    effective_suit,
+    left_bower,
+    right_bower,
+)
+from euchre.errors import EuchreError, IllegalActionError, RecordError, RulesError
+from euchre.game import Game
+from euchre.notation import GameRecord, HandRecord
+from euchre.rules import Rules
+from euchre.state import Deal, Phase, State
+
+__all__ = ["loads", "load", "from_dict", "dumps", "to_dict", "dump", "load_match", "loads_match",
+           "FILE_TYPE", "MATCH_FILE_TYPE", "VERSION"]
+
+FILE_TYPE = "Euchre Game Notation"
+MATCH_FILE_TYPE = "Euchre Match Notation"
+VERSION = "1.4"
+"""The EGN schema version :func:`dumps` writes."""
+
+_VERSION_RE = re.compile(r"^1\.[0-4](\.\d+)?$")
+_MATCH_VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
+_LONER_LEADS = {"LEFT_OF_DEALER": "dealer_left", "LEFT_OF_LONER": "loner_left"}
+_REFUSED_FLAGS = {
+    "farmers": "the farmer's-hand exchange",
+    "partners_best": "the partner's best card exchange",
+    "go_under": "going under (swapping with the kitty)",
+    "joker": "the Joker (Benny) deck",
+    "allow_no_trump": "no-trump calls",
+    "fast_break": "the fast-break scoring",
+    "four_trick_tokens": "four-trick tokens",
+}
+_MIN_RANK_DECK = {9: 24, 7: 32}
+
+
+# --- reading --------------------------------------------------------------------------------------
+def loads(text: str) -> GameRecord:
+    """A game record from EGN text; raises :class:`RecordError` saying what is wrong where."""
+    return from_dict(_parse_json(text))
+
+
+def load(path: str | Path) -> GameRecord:
+    """Read an EGN file; errors are prefixed with the file name."""
+    p = Path(path)
+    try:
+        return loads(_read(p))
+    except RecordError as e:
+        raise RecordError(f"{p}: {e}") from None
+
+
+def loads_match(text: str) -> list[GameRecord]:
+    """The games of an EMN match file (text), one record each, in order."""
+    data = _parse_json(text)
+    if not isinstance(data, dict) or data.get("fileType") != MATCH_FILE_TYPE:
+        what = data.get("fileType") if isinstance(data, dict) else type(data).__name__
+        raise RecordError(f"not an EMN match file: fileType is {what!r}, expected {MATCH_FILE_TYPE!r}")
+    version = data.get("version")
+    if not isinstance(version, str) or not _MATCH_VERSION_RE.match(version):
+        raise RecordError(f"unsupported EMN version {version!r} (this program reads 1.0)")
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        raise RecordError("missing metadata")
+    names: dict[str, str] = {}
+    for p in meta.get("players", []) or []:
+        if isinstance(p, dict) and isinstance(p.get("id"), str):
+            names[p["id"]] = str(p.get("name", p["id"]))
+    games = data.get("games")
+    if not isinstance(games, list) or not games:
+        raise RecordError("games: must be a non-empty list")
+    out = []
+    for i, g in enumerate(games):
+        where = f"game {i + 1}"
+        if not isinstance(g, dict) or not isinstance(g.get("gameData"), dict):
+            raise RecordError(f"{where}: must be an object with gameData")
+        try:
+            rec = from_dict(g["gameData"])
+        except RecordError as e:
+            raise RecordError(f"{where}: {e}") from None
+        ids = g.get("players")
+        if isinstance(ids, list) and len(ids) == 4:
+            unknown = [x for x in ids if x not in names]
+            if unknown:
+                raise RecordError(f"{where}: players {unknown} are not in the match's player list")
+            rec.players = [names[x] for x in ids]
+            rec.meta["player_ids"] = list(ids)
+        rec.meta["match_title"] = meta.get("title", "")
+        rec.meta["match_game"] = g.get("gameIndex", i)
+        out.append(rec)
+    return out
+
+
+def load_match(path: str | Path) -> list[GameRecord]:
+    """Read an EMN match file (``.emn``): one :class:`GameRecord` per game."""
+    p = Path(path)
+    try:
+        return loads_match(_read(p))
+    except RecordError as e:
+        raise RecordError(f"{p}: {e}") from None
+
+
+def _read(p: Path) -> str:
+    try:
+        return p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError("not a text file") from None
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+
+
+def from_dict(data: Any) -> GameRecord:
+    """A game record from parsed EGN JSON (see :func:`loads`)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"not an EGN file: the top level is a JSON {_json_kind(data)}, "
+                          f"not an object with fileType {FILE_TYPE!r}")
+    ft = data.get("fileType")
+    if ft == MATCH_FILE_TYPE:
+        raise RecordError("this is an EMN match file, not a single game; read it with euchre.egn.load_match")
+    if ft != FILE_TYPE:
+        raise RecordError(f"not an EGN file: fileType is {ft!r}, expected {FILE_TYPE!r}")
+    version = data.get("version")
+    if not isinstance(version, str) or not _VERSION_RE.match(version):
+        raise RecordError(f"unsupported EGN version {version!r} (this program reads 1.0 to 1.4)")
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        raise RecordError("missing metadata")
+    players = _players(meta.get("players"))
+    rules = _rules(meta.get("ruleset", {}))
+    initial = _score_pair(meta, "initialScore", required=True)
+    final = _score_pair(meta, "finalScore", required=False)
+    raw_deals = data.get("deals")
+    if not isinstance(raw_deals, list):
+        raise RecordError("missing deals: an EGN game needs a list of deals")
+    if not raw_deals:
+        raise RecordError("deals is empty: nothing to replay")
+
+    # Stage 1: read every deal on its own (calls, seats, the rebuilt deal), keeping the first error
+    # to raise in deal order, after the game-level checks of the deals before it.
+    hands: list[_Hand] = []
+    failure: RecordError | None = None
+    first_dealer = -1
+    for i, raw in enumerate(raw_deals):
+        try:
+            h = _read_deal(rules, raw, i)
+        except RecordError as e:
+            failure = e
+            break
+        if i == 0:
+            first_dealer = h.deal.dealer
+        expect = (first_dealer + i) % 4
+        if h.deal.dealer != expect:
+            prev = hands[-1].deal.dealer
+            failure = RecordError(
+                f"deal {i + 1}: dealt by seat {h.deal.dealer}, but the deal passes to the left every "
+                f"hand: after seat {prev} dealt deal {i}, seat {expect} deals (a restarted or spliced record)")
+            break
+        hands.append(h)
+
+    # Stage 2: replay the game through the engine.
+    game = Game(rules, seed=0, dealer=first_dealer if hands else 0, deals=[h.deal for h in hands],
+                scores=initial, clock=lambda: 0.0) if hands else None
+    for i in range(len(raw_deals)):
+        if i > 0:
+            assert game is not None
+            prev_state = game.hands[i - 1]
+            if not prev_state.is_over:
+                raise RecordError(f"deal {i + 1}: deal {i} stopped {_where_stopped(prev_state)}, but the "
+                                  "record goes on; only the last deal of a record may be unfinished")
+            if game.is_over:
+                raise RecordError(f"deal {i + 1}: the game was already won after deal {i} "
+                                  f"(score {_score_text(game.scores)}, {rules.ending_text()})")
+        if i == len(hands):
+            assert failure is not None
+            raise failure
+        assert game is not None
+        for seat, a, label in hands[i].actions:
+            if seat != game.to_act:  # pragma: no cover - the seats come from the engine itself
+                raise RecordError(f"{label}: it is seat {game.to_act}'s turn")
+            try:
+                game.push(a)
+            except EuchreError as e:
+                raise RecordError(f"{label}: {e}") from None
+    assert game is not None
+    if final is not None and tuple(final) != tuple(game.scores):
+        raise RecordError(f"metadata.finalScore is {list(final)}, but the deals give "
+                          f"{list(game.scores)} from initialScore {list(initial)}")
+    records = []
+    for i, h in enumerate(hands):
+        records.append(HandRecord(deal=h.deal, actions=[(s, a) for s, a, _ in h.actions],
+                                  points=game.hands[i].points, notes=h.notes))
+    info: dict[str, Any] = {"source": "egn", "egn_version": version}
+    for key, name in (("title", "title"), ("description", "description"), ("date", "date"),
+                      ("gameId", "game_id"), ("matchId", "game_id")):
+        if isinstance(meta.get(key), str) and meta[key]:
+            info[name] = meta[key]
+    over = game.is_over
+    return GameRecord(
+        rules=rules, hands=records, first_dealer=first_dealer, seed=None, players=players,
+        initial_scores=tuple(initial),
+        scores=tuple(final) if final is not None else (tuple(game.scores) if over else None),
+        winners=game.winners if over else None, meta=info,
+    )
+
+
+def _json_kind(v: Any) -> str:
+    return {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(v), "null")
+
+
+def _score_text(scores: list[int] | tuple[int, ...]) -> str:
+    return "-".join(str(s) for s in scores)
+
+
+def _where_stopped(st: State) -> str:
+    if st.phase is Phase.PLAY:
+        n = len(st.tricks)
+        return f"after {n} trick{'s' if n != 1 else ''}" + (" and part of the next" if st.trick else "")
+    return f"during {st._phase_words()}"
+
+
+def _players(v: Any) -> list[str]:
+    if not isinstance(v, list):
+        raise RecordError("metadata.players: required, a list of the four players' names")
+    if len(v) != 4:
+        raise RecordError(f"metadata.players: the four-player game needs 4 players, got {len(v)}")
+    out = []
+    for i, p in enumerate(v):
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, dict) and isinstance(p.get("name"), str):
+            out.append(p["name"])
+        else:
+            raise RecordError(f"metadata.players[{i}]: must be a name or an object with a name, got {p!r}")
+    return out
+
+
+def _score_pair(meta: dict[str, Any], key: str, *, required: bool) -> list[int] | None:
+    v = meta.get(key)
+    if v is None:
+        if required:
+            raise RecordError(f"metadata.{key}: required, the score [seats 0+2, seats 1+3] before the first deal")
+        return None
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
+        raise RecordError(f"metadata.{key}: must be two whole numbers [seats 0+2, seats 1+3], got {v!r}")
+    return list(v)
+
+
+def _rules(rs: Any) -> Rules:
+    """Our :class:`Rules` for an EGN ruleset; variant flags the engine cannot play are refused."""
+    if not isinstance(rs, dict):
+        raise RecordError(f"metadata.ruleset: must be an object, got {rs!r}")
+
+    def get(key: str, kind: type, default: Any) -> Any:
+        v = rs.get(key, default)
+        if kind is int and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise RecordError(f"metadata.ruleset.{key}: must be a whole number >= 0, got {v!r}")
+        if kind is bool and not isinstance(v, bool):
+            raise RecordError(f"metadata.ruleset.{key}: must be true or false, got {v!r}")
+        return v
+
+    known = {"std", "canadian", "loner_lead", "winning_score", "num_deals", "loner_march_score",
+             "loner_euchred_score", "defend_alone", "min_rank", "num_players", *_REFUSED_FLAGS}
+    for key in rs:
+        if key not in known:
+            raise RecordError(f"metadata.ruleset.{key}: unknown rule flag; refusing a game whose rules "
+                              "are not known")
+    for key, what in _REFUSED_FLAGS.items():
+        if get(key, bool, False):
+            raise RecordError(f"metadata.ruleset.{key}: {what} is not supported by this engine")
+    if get("num_players", int, 4) != 4:
+        raise RecordError(f"metadata.ruleset.num_players: only the four-player game is read, got {rs['num_players']}")
+    min_rank = get("min_rank", int, 9)
+    if min_rank not in _MIN_RANK_DECK:
+        raise RecordError(f"metadata.ruleset.min_rank: {min_rank} is not supported (9 for the 24-card "
+                          "deck, 7 for the 32-card deck)")
+    lead = rs.get("loner_lead", "LEFT_OF_DEALER")
+    if lead not in _LONER_LEADS:
+        raise RecordError(f"metadata.ruleset.loner_lead: must be LEFT_OF_DEALER or LEFT_OF_LONER, got {lead!r}")
+    target = get("winning_score", int, 10)
+    deals = get("num_deals", int, 0)
+    if "winning_score" in rs and "num_deals" in rs and target and deals:
+        raise RecordError("metadata.ruleset: winning_score and num_deals are both set; "
+                          "a game has exactly one ending")
+    if deals:
+        ending: dict[str, Any] = {"target": None, "deals": deals}
+    elif target:
+        ending = {"target": target}
+    else:
+        raise RecordError("metadata.ruleset: winning_score 0 (no limit) and no num_deals; "
+                          "a game needs an end")
+    try:
+        return Rules.preset(
+            "american", deck=_MIN_RANK_DECK[min_rank], stick_the_dealer=get("std", bool, True),
+            canadian_loner=get("canadian", bool, False), loner_lead=_LONER_LEADS[lead],
+            loner_march_points=get("loner_march_score", int, 4),
+            loner_euchre_points=get("loner_euchred_score", int, 2),
+            defend_alone=get("defend_alone", bool, False), **ending,
+        )
+    except RulesError as e:  # pragma: no cover - every field was checked above
+        raise RecordError(f"metadata.ruleset: {e}") from None
+
+
+def _card(text: Any, where: str, deck: int, trump: int | None = None) -> Card:
+    """One EGN card: rank then suit (``Jh``, ``Tc``, ``Nc`` for a nine), or ``R``/``L``."""
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: a card must be a string like 'Jh', got {text!r}")
+    t = text.strip()
+    if t in ("R", "L"):
+        if trump is None:
+            raise RecordError(f"{where}: {t!r} (a bower) needs trump to be known")
+        return right_bower(trump) if t == "R" else left_bower(trump)
+    if t == "B":
+        raise RecordError(f"{where}: the Joker 'B' is not supported (ruleset joker)")
+    if len(t) == 2:
+        r, s = t[0].upper(), t[1]
+        if r not in "789TJQKANX" or s not in "cdhsCDHSxtng":
+            raise RecordError(f"{where}: not a card: {text!r} (EGN writes rank then suit: 9 T J Q K A "
+                              "and c d h s, e.g. Jh, Tc, 9s)")
+        if r == "X" or s == "x":
+            raise RecordError(f"{where}: unknown card {text!r}: every card must be known to replay the deal")
+        if s in "tng":
+            raise RecordError(f"{where}: card {text!r} uses a generic suit (trump/next/green), not supported")
+        r = "9" if r == "N" else r
+        if r in RANKS and s.lower() in "cdhs":
+            c = CARDS[Suit.parse(s.lower()) * 8 + RANKS.index(r)]
+            if not deck_mask(deck) >> c & 1:
+                raise RecordError(f"{where}: {c} is not in the {deck}-card deck (ruleset min_rank)")
+            return c
+    raise RecordError(f"{where}: not a card: {text!r} (EGN writes rank then suit: 9 T J Q K A and "
+                      "c d h s, e.g. Jh, Tc, 9s)")
+
+
+class _Hand:
+    __slots__ = ("deal", "actions", "notes")
+
+    def __init__(self, deal: Deal, actions: list[tuple[int, Action, str]], notes: dict[str, Any]) -> None:
+        self.deal = deal
+        self.actions = actions
+        self.notes = notes
+
+
+def _call_words(a: Action) -> str:
+    if a == PASS:
+        return "passed"
+    if a.kind in (Kind.ORDER, Kind.ORDER_ALONE):
+        return "ordered up" + (" alone" if a.alone else "")
+    assert a.suit is not None
+    return f"called {a.suit.word}" + (" alone" if a.alone else "")
+
+
+def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
+    """Read one deal: derive each action's seat by running a provisional hand through the engine,
+    then rebuild the deal from the cards each seat played (filling what the record lacks)."""
+    where = f"deal {i + 1}"
+    if isinstance(raw, str):
+        raise RecordError(f"{where}: condensed (Base64) deals are not supported")
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where}: must be an object, got {_json_kind(raw)}")
+    init = raw.get("initialState", raw.get("initial_state"))
+    if not isinstance(init, dict):
+        raise RecordError(f"{where}: missing initialState")
+    dealer = init.get("dealer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
+        raise RecordError(f"{where}: initialState.dealer must be a seat 0..3, got {dealer!r}")
+    if "upCard" not in init:
+        raise RecordError(f"{where}: missing initialState.upCard")
+    up = _card(init["upCard"], f"{where}, upCard", rules.deck)
+    phases = raw.get("phases", [])
+    if not isinstance(phases, list):
+        raise RecordError(f"{where}: phases must be a list")
+    bidding: dict[str, Any] | None = None
+    playing: dict[str, Any] | None = None
+    for ph in phases:
+        kind = ph.get("type") if isinstance(ph, dict) else None
+        if kind == "EUCHRE_BIDDING" and bidding is None and playing is None:
+            bidding = ph
+        elif kind == "TRICK_PLAY" and playing is None and bidding is not None:
+            playing = ph
+        else:
+            raise RecordError(f"{where}: unexpected phase {kind!r} (a deal has one EUCHRE_BIDDING "
+                              "phase, then at most one TRICK_PLAY phase)")
+    bidding = bidding or {}
+    calls = bidding.get("calls", [])
+    if not isinstance(calls, list):
+        raise RecordError(f"{where}: calls must be a list")
+    is_alone = bidding.get("isAlone", False)
+    if not isinstance(is_alone, bool):
+        raise RecordError(f"{where}: isAlone must be true or false, got {is_alone!r}")
+    if bidding.get("cardExchanges") or bidding.get("card_exchanges"):
+        raise RecordError(f"{where}: cardExchanges (farmers / partner's best / go under) are not supported")
+    tricks = playing.get("tricks", []) if playing is not None else []
+    if not isinstance(tricks, list):
+        raise RecordError(f"{where}: tricks must be a list")
+
+    # A provisional hand with the right dealer and up card: bids are checked by the engine here
+    # (they do not depend on the cards); plays give each card's seat (lead and trick winners).
+    others = [c for c in deck_cards(rules.deck) if c != up]
+    st = State(rules, dealer=dealer, hands=[others[5 * k:5 * k + 5] for k in range(4)], up_card=up)
+    actions: list[tuple[int, Action, str]] = []
+    for k, text in enumerate(calls):
+        if st.phase not in (Phase.BID1, Phase.BID2):
+            what = "the hand was thrown in" if st.phase is Phase.OVER else "trump was already made"
+            raise RecordError(f"{where}, call {k + 1}: {text!r} comes after the bidding ended ({what})")
+        seat = st.to_act
+        a = _call_action(st.phase, text, is_alone, f"{where}, call {k + 1} (seat {seat})")
+        label = f"{where}, call {k + 1}: seat {seat} {_call_words(a)}"
+        try:
+            st.push(a)
+        except IllegalActionError as e:
+            raise RecordError(f"{label}: {e}") from None
+        actions.append((seat, a, label))
+    made = st.maker >= 0
+    if is_alone and not made and st.phase is Phase.OVER:
+        raise RecordError(f"{where}: isAlone is set, but every call is a pass")
+    if tricks and not made:
+        raise RecordError(f"{where}: tricks are recorded, but the calls end before anyone made trump")
+    trump = st.trump
+    recorded_discard: Card | None = None
+    if bidding.get("discard") not in (None, ""):
+        recorded_discard = _card(bidding["discard"], f"{where}, discard", rules.deck, trump)
+        if st.phase is not Phase.DISCARD:
+            if st.maker < 0:
+                why = "nobody made trump"
+            elif st.out >> dealer & 1:
+                why = "the dealer sits out while the partner plays alone"
+            elif not st.up_taken:
+                why = "trump was named in round 2, so nobody took the up card"
+            else:  # pragma: no cover
+                why = "the dealer did not take the up card"
+            raise RecordError(f"{where}: a discard ({recorded_discard}) is recorded, but {why}")
+    going_on = playing is not None or recorded_discard is not None
+    discard_at = -1
+    if st.phase is Phase.DISCARD and going_on:
+        discard_at = len(actions)
+        placeholder = st.legal_actions()[0]
+        st.push(placeholder)
+        actions.append((dealer, placeholder, ""))
+    lone_def = bidding.get("aloneDefender", -1)
+    if lone_def is None:
+        lone_def = -1
+    if isinstance(lone_def, bool) or not isinstance(lone_def, int) or not -1 <= lone_def < 4:
+        raise RecordError(f"{where}: aloneDefender must be a seat 0..3 or -1, got {lone_def!r}")
+    if st.phase is Phase.DEFEND and (playing is not None or "aloneDefender" in bidding):
+        while st.phase is Phase.DEFEND:
+            seat = st.to_act
+            a = DEFEND_ALONE if seat == lone_def else PASS
+            st.push(a)
+            verb = "defends alone" if a == DEFEND_ALONE else "does not defend alone"
+            actions.append((seat, a, f"{where}: seat {seat} {verb}"))
+    if lone_def >= 0 and st.lone_defender != lone_def:
+        why = ("the ruleset does not allow defend_alone" if not rules.defend_alone
+               else "nobody plays alone" if not st.alone
+               else f"seat {lone_def} is not a defender" if lone_def % 2 == st.maker % 2
+               else "the record stops before the defence")
+        raise RecordError(f"{where}: aloneDefender is seat {lone_def}, but {why}")
+
+    played: dict[Card, int] = {}
+    by_seat: list[list[Card]] = [[] for _ in range(4)]
+    voids: list[set[int]] = [set() for _ in range(4)]  # suits a seat failed to follow
+    led = -1
+    initial_lead = playing.get("initialLead") if playing is not None else None
+    for t, trick in enumerate(tricks):
+        tw = f"{where}, trick {t + 1}"
+        if st.phase is not Phase.PLAY:
+            raise RecordError(f"{tw}: the hand is already over after 5 tricks")
+        if not isinstance(trick, list) or not trick:
+            raise RecordError(f"{tw}: must be a non-empty list of cards")
+        active = 4 - st.out.bit_count()
+        if len(trick) > active or (len(trick) < active and t != len(tricks) - 1):
+            sits = sorted(st.sitting_out)
+            who = f" (sitting out: seat {', '.join(map(str, sits))})" if sits else ""
+            raise RecordError(f"{tw}: has {len(trick)} cards, but {active} seats play{who}")
+        for j, text in enumerate(trick):
+            c = _card(text, f"{tw}, card {j + 1}", rules.deck, trump)
+            seat = st.to_act
+            if t == 0 and j == 0 and isinstance(initial_lead, int) and initial_lead != seat:
+                raise RecordError(f"{tw}: initialLead is seat {initial_lead}, but seat {seat} leads "
+                                  "by the lead rule")
+            label = f"{tw}: seat {seat} played {c}"
+            if c in played:
+                raise RecordError(f"{label}: {c} was already played at trick {played[c] + 1}")
+            if c == up and not (st.up_taken and seat == dealer):
+                if st.up_taken:
+                    why = f"only the dealer (seat {dealer}) holds it after taking it up"
+                elif st.out >> dealer & 1:
+                    why = "the dealer sits out, so it stays in the stock"
+                else:
+                    why = "it was turned down and stays in the stock"
+                raise RecordError(f"{label}: that is the up card, and {why}")
+            if c == recorded_discard:
+                raise RecordError(f"{label}: that is the dealer's recorded discard")
+            if j == 0:
+                led = effective_suit(c, trump)
+            elif effective_suit(c, trump) != led:
+                voids[seat].add(led)
+            played[c] = t
+            by_seat[seat].append(c)
+            st.hands[seat] = 1 << c  # the provisional hand holds exactly the card played
+            st.push(play(c))
+            actions.append((seat, play(c), label))
+
+    # Rebuild the deal.
+    known: list[list[Card]] = [[] for _ in range(4)]
+    owner: dict[Card, str] = {}
+
+    def place(seat: int, c: Card, how: str) -> None:
+        if c in owner and owner[c] != f"seat {seat}":
+            raise RecordError(f"{where}: {c} {how} of seat {seat}, but it is also {owner[c]}")
+        if c not in known[seat]:
+            known[seat].append(c)
+            owner[c] = f"seat {seat}"
+
+    owner[up] = "the up card"
+    for seat in range(4):
+        for c in by_seat[seat]:
+            if not (c == up and seat == dealer):
+                place(seat, c, "is played")
+    if recorded_discard is not None and recorded_discard != up:
+        place(dealer, recorded_discard, "is the discard")
+    kitty: list[Card] = []
+    raw_kitty = init.get("kitty")
+    if isinstance(raw_kitty, list):
+        for k, text in enumerate(raw_kitty):
+            if text in ("", None):
+                continue
+            c = _card(text, f"{where}, kitty card {k + 1}", rules.deck, trump)
+            if c in owner:
+                raise RecordError(f"{where}: kitty card {c} is also {owner[c]}")
+            owner[c] = "in the kitty"
+            kitty.append(c)
+    raw_pc = init.get("playerCards", init.get("player_cards"))
+    given: dict[int, list[Card]] = {}  # seats whose five cards the record gives, in its order
+    if raw_pc is not None:
+        if not isinstance(raw_pc, list) or len(raw_pc) != 4 or not all(isinstance(x, list) for x in raw_pc):
+            raise RecordError(f"{where}: playerCards must be four lists of cards, one per seat")
+        for seat, cards in enumerate(raw_pc):
+            if len(cards) > 5:
+                raise RecordError(f"{where}: playerCards gives seat {seat} {len(cards)} cards; a hand has 5")
+            parsed = [_card(x, f"{where}, playerCards of seat {seat}", rules.deck, trump) for x in cards]
+            for c in parsed:
+                if c == up:
+                    raise RecordError(f"{where}: playerCards gives seat {seat} the up card {up}")
+                place(seat, c, "is in the playerCards")
+            if len(parsed) == 5:
+                given[seat] = parsed
+                extra = [c for c in known[seat] if c not in parsed]
+                if extra:
+                    raise RecordError(f"{where}: seat {seat} plays or discards {' '.join(map(str, extra))}, "
+                                      f"not among its playerCards {' '.join(map(str, parsed))}")
+    for seat in range(4):
+        if len(known[seat]) > 5:
+            raise RecordError(f"{where}: seat {seat} would have been dealt {len(known[seat])} cards "
+                              f"({' '.join(map(str, known[seat]))}); a hand has 5")
+    pool = [c for c in deck_cards(rules.deck) if c not in owner]
+    notes: dict[str, Any] = {}
+    # Cards to invent: the dealer's buried card when unknown (slot -1), then each seat's missing
+    # cards. A seat never gets a card of a suit it failed to follow, or its plays would turn illegal.
+    slots: list[int] = []
+    d: Card | None = recorded_discard
+    if discard_at >= 0 and d is None:
+        mine = known[dealer]
+        cands = [c for c in [*mine, up] if c not in by_seat[dealer]]
+        forced = [c for c in cands if effective_suit(c, trump) in voids[dealer]]
+        if forced:
+            d = forced[0]
+            notes["discard"] = "deduced"
+        elif len(mine) == 5:
+            d = cands[0] if len(cands) == 1 else min(c for c in cands if c != up)
+            notes["discard"] = "deduced" if len(cands) == 1 else "filled"
+        else:
+            slots.append(-1)
+            notes["discard"] = "filled"
+    for seat in range(4):
+        slots.extend([seat] * (5 - len(known[seat]) - (1 if seat == dealer and -1 in slots else 0)))
+    fill = _match(slots, pool, lambda seat, c: seat < 0 or effective_suit(c, trump) not in voids[seat])
+    if fill is None:
+        raise RecordError(f"{where}: the unplayed cards cannot complete the hands without making a "
+                          "recorded play illegal (a seat failed to follow a suit it must still hold)")
+    filled: dict[str, list[Card]] = {}
+    for seat, c in zip(slots, fill, strict=True):
+        owner_seat = dealer if seat < 0 else seat
+        if seat < 0:
+            d = c
+        known[owner_seat].append(c)
+        filled.setdefault(f"p{owner_seat}", []).append(c)
+        pool.remove(c)
+    if discard_at >= 0:
+        assert d is not None
+        actions[discard_at] = (dealer, discard(d), f"{where}: seat {dealer} discarded {d}")
+    if filled:
+        notes["filled"] = {k: " ".join(map(str, sorted(v))) for k, v in sorted(filled.items())}
+    if st.phase is not Phase.OVER:
+        notes["partial"] = True
+    try:
+        deal = State(rules, dealer=dealer, hands=[given.get(s) or sorted(h) for s, h in enumerate(known)], up_card=up,
+                     stock=kitty + pool).deal
+    except EuchreError as e:  # pragma: no cover - the checks above catch every bad deal
+        raise RecordError(f"{where}: {e}") from None
+    return _Hand(deal, actions, notes)
+
+
+def _match(slots: list[int], cards: list[Card], fits: Any) -> list[Card] | None:
+    """A card for every slot, each card used once, ``fits(slot, card)`` for all: a bipartite
+    matching (augmenting paths), trying cards lowest id first so the result is deterministic."""
+    given: dict[Card, int] = {}  # card -> slot index
+
+    def assign(i: int, seen: set[Card]) -> bool:
+        for c in cards:  # a free card first, so that easy slots take the lowest cards in order
+            if c not in given and fits(slots[i], c):
+                given[c] = i
+                return True
+        for c in cards:  # else move another slot's card along an augmenting path
+            if c in seen or not fits(slots[i], c):
+                continue
+            seen.add(c)
+            if assign(given[c], seen):
+                given[c] = i
+                return True
+        return False
+
+    for i in range(len(slots)):
+        if not assign(i, set()):
+            return None
+    by_slot = {i: c for c, i in given.items()}
+    return [by_slot[i] for i in range(len(slots))]
+
+
+def _call_action(phase: Phase, text: Any, is_alone: bool, where: str) -> Action:
+    if text == "Pass":
+        return PASS
+    if phase is Phase.BID1:
+        if text == "Order":
+            return ORDER_ALONE if is_alone else ORDER
+        if isinstance(text, str) and text in "cdhs" and len(text) == 1:
+            raise RecordError(f"{where}: {text!r} names a suit in round 1, where only 'Pass' or 'Order' is possible")
+    else:
+        if isinstance(text, str) and len(text) == 1 and text in "cdhs":
+            return call(Suit.parse(text), alone=is_alone)
+        if text == "Order":
+            raise RecordError(f"{where}: 'Order' in round 2, where a seat passes or names a suit")
+    if text == "n":
+        raise RecordError(f"{where}: the no-trump call 'n' is not supported")
+    if text == "x":
+        raise RecordError(f"{where}: the unknown call 'x' cannot be replayed")
+    raise RecordError(f"{where}: not an EGN call: {text!r} (Pass, Order, or a suit c d h s)")
+
+
+# --- writing --------------------------------------------------------------------------------------
+def to_dict(source: Game | GameRecord, *, players: list[str] | None = None,
+            meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A game or record as EGN 1.4 data (see :func:`dumps`)."""
+    rec = source if isinstance(source, GameRecord) else GameRecord.from_game(source, players=players, meta=meta)
+    rules = rec.rules
+    _check_exportable(rules)
+    game = rec.replay(check_result=False)
+    names = list(players or rec.players or [f"Player {i}" for i in range(4)])
+    if len(names) != 4:
+        raise RecordError(f"EGN needs 4 player names, got {names}")
+    info = {**rec.meta, **(meta or {})}
+    md: dict[str, Any] = {}
+    for key, name in (("game_id", "gameId"), ("title", "title"), ("description", "description"),
+                      ("date", "date")):
+        if isinstance(info.get(key), str) and info[key]:
+            md[name] = info[key]
+    md["players"] = names
+    md["initialScore"] = list(rec.initial_scores or (0, 0))
+    if game.is_over:
+        md["finalScore"] = list(game.scores)
+    ruleset: dict[str, Any] = {
+        "std": rules.stick_the_dealer, "canadian": rules.canadian_loner,
+        "loner_lead": {v: k for k, v in _LONER_LEADS.items()}[rules.loner_lead],
+    }
+    if rules.deals is not None:
+        ruleset["num_deals"] = rules.deals
+    else:
+        ruleset["winning_score"] = rules.target
+    ruleset["loner_march_score"] = rules.loner_march_points
+    ruleset["loner_euchred_score"] = rules.loner_euchre_points
+    if rules.defend_alone:
+        ruleset["defend_alone"] = True
+    if rules.deck == 32:
+        ruleset["min_rank"] = 7
+    md["ruleset"] = ruleset
+    deals = []
+    for i, h in enumerate(rec.hands):
+        deals.append(_deal_dict(rules, i, h))
+    return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md, "deals": deals}
+
+
+def _check_exportable(rules: Rules) -> None:
+    base = Rules()
+    problems = []
+    if rules.players != 4:
+        problems.append(f"players={rules.players} (EGN records the four-player game)")
+    if rules.deck not in (24, 32):
+        problems.append(f"deck={rules.deck}")
+    if rules.duration is not None:
+        problems.append("a timed game (duration)")
+    for name in ("make_points", "march_points", "euchre_points", "lone_defender_euchre_points", "super_euchre"):
+        if getattr(rules, name) != getattr(base, name):
+            problems.append(f"{name}={getattr(rules, name)!r}")
+    if problems:
+        raise RecordError(f"EGN cannot express these rules: {', '.join(problems)}")
+
+
+def _deal_dict(rules: Rules, i: int, h: HandRecord) -> dict[str, Any]:
+    d = h.deal
+    st = State.from_deal(rules, d)
+    calls: list[str] = []
+    alone = False
+    buried: Card | None = None
+    lone_def: int | None = None
+    bidding_done = False
+    for _seat, a in h.actions:
+        ph = st.phase
+        if ph in (Phase.BID1, Phase.BID2):
+            calls.append("Pass" if a == PASS else "Order" if a in (ORDER, ORDER_ALONE) else str(a.suit))
+            alone = alone or a.alone
+        elif ph is Phase.DISCARD:
+            buried = a.card
+        elif ph is Phase.DEFEND:
+            lone_def = -1 if lone_def is None else lone_def
+            if a == DEFEND_ALONE:
+                lone_def = st.to_act
+        st.push(a)
+        bidding_done = st.phase not in (Phase.BID1, Phase.BID2)
+    bid: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": alone}
+    if buried is not None:
+        bid["discard"] = str(buried)
+    if lone_def is not None and st.phase is not Phase.DEFEND:
+        bid["aloneDefender"] = lone_def
+    phases: list[dict[str, Any]] = [bid] if h.actions else []
+    tricks = [[str(c) for c in t.cards] for t in st.tricks]
+    if st.trick:
+        tricks.append([str(c) for _, c in st.trick])
+    if st.phase in (Phase.PLAY, Phase.OVER) and bidding_done and st.maker >= 0:
+        phases.append({"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": tricks})
+    return {
+        "dealNumber": i,
+        "initialState": {"dealer": d.dealer, "upCard": str(d.up_card),
+                         "playerCards": [[str(c) for c in cards] for cards in d.hands]},
+        "phases": phases,
+    }
+
+
+def dumps(source: Game | GameRecord, *, players: list[str] | None = None,
+          meta: dict[str, Any] | None = None) -> str:
+    """A game or record as EGN 1.4 JSON text (indented), with every seat's dealt cards in
+    ``playerCards``. Rules EGN cannot express (timed games, other player counts, the Joker deck,
+    changed base points, super-euchre) raise :class:`RecordError`."""
+    return json.dumps(to_dict(source, players=players, meta=meta), indent=2, ensure_ascii=False) + "\n"
+
+
+def dump(source: Game | GameRecord, path: str | Path, **kw: Any) -> None:
+    """Write :func:`dumps` to a file."""
+    Path(path).write_text(dumps(source, **kw), encoding="utf-8")
