@@ -249,7 +249,7 @@ def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
     """Play ``games`` games between bots and gather statistics per side (a dict, JSON-ready)."""
     sides = rules.sides
     stats: dict[str, Any] = {
-        "rules": rules.preset_name() or rules.diff(), "games": games, "seed": seed, "bots": bot_spec,
+        "rules": rules.to_dict(), "games": games, "seed": seed, "bots": bot_spec,
         "hands": 0, "played_hands": 0, "thrown_in": 0,
         "sides": [{"wins": 0, "points": 0, "hands_made": 0, "made": 0, "marches": 0, "euchred": 0,
                    "euchres": 0, "loners": 0, "loner_marches": 0} for _ in range(sides)],
@@ -355,7 +355,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if not args.quiet:
         title = rec.meta.get("title")
         print(f"{title}" if title else str(args.file))
-        print(f"rules: {game.rules.preset_name() or game.rules.diff()} ({game.rules.ending_text()})")
+        print(f"rules: {_rules_text(game.rules)} ({game.rules.ending_text()})")
         print("players: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
         if any(game.initial_scores):
             print(f"starting score: {' - '.join(map(str, game.initial_scores))}")
@@ -363,8 +363,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         for i, h in enumerate(game.hands):
             print()
             print(_describe_hand(i, h, names, running))
+            notes = rec.hands[i].notes if i < len(rec.hands) else {}
+            if notes:
+                print("  not in the record, filled in by the importer: "
+                      + ", ".join(f"{k} ({v})" for k, v in notes.items()))
     print(f"\n{game.summary()}" if not args.quiet else game.summary())
     return 0
+
+
+def _rules_text(rules: Rules) -> str:
+    """A preset name, or the nearest preset plus the fields that differ."""
+    name = rules.preset_name()
+    if name:
+        return name
+    best = min(PRESETS, key=lambda p: len(rules.diff(Rules.preset(p))))
+    diff = rules.diff(Rules.preset(best))
+    return best + " with " + ", ".join(f"{k}={v}" for k, v in diff.items())
 
 
 def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> str:
