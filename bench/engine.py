@@ -6,11 +6,13 @@ until the hand is over. The rules are set to match where the engines allow it: s
 on (OpenSpiel's default), the dealer may not discard the up card (OpenSpiel forbids it), going
 alone allowed, no lone defender.
 
-    python bench/engine.py [--seconds S] [--rounds N] [--checked]
+    python bench/engine.py [--seconds S] [--slice S] [--checked]
 
-``--checked`` also times our validating ``State.push`` (OpenSpiel's ``apply_action`` does not
-check legality, so the headline number uses the unchecked ``State._push``). The ratio printed is
-ours / OpenSpiel; above 1 means this engine is faster.
+The engines take turns in short slices (``--slice``) until each has run ``--seconds``, so that
+other work on the machine slows both alike. ``--checked`` also times our validating
+``State.push`` (OpenSpiel's ``apply_action`` does not check legality, so the headline number uses
+the unchecked ``State._push``). The ratio printed is ours / OpenSpiel; above 1 means this engine
+is faster.
 """
 
 from __future__ import annotations
@@ -72,45 +74,70 @@ def openspiel_runner() -> Callable[[random.Random], int] | None:
     return openspiel_hand
 
 
-def measure(hand: Callable[[random.Random], int], seconds: float, seed: int = 42) -> tuple[float, float]:
-    """Hands per second and decisions per hand over about ``seconds``."""
-    rng = random.Random(seed)
-    n = decisions = 0
-    t0 = time.perf_counter()
-    while True:
-        for _ in range(64):
-            decisions += hand(rng)
-        n += 64
-        dt = time.perf_counter() - t0
-        if dt >= seconds:
-            return n / dt, decisions / n
+class Meter:
+    """Hands, decisions and seconds of one engine, accumulated over interleaved slices."""
+
+    def __init__(self, hand: Callable[[random.Random], int], seed: int = 42) -> None:
+        self.hand = hand
+        self.rng = random.Random(seed)
+        self.hands = self.decisions = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Play hands for about ``seconds`` (whole batches of 16)."""
+        hand, rng = self.hand, self.rng
+        n = decisions = 0
+        t0 = time.perf_counter()
+        while True:
+            for _ in range(16):
+                decisions += hand(rng)
+            n += 16
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                break
+        self.hands += n
+        self.decisions += decisions
+        self.seconds += dt
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds
+
+    @property
+    def per_hand(self) -> float:
+        return self.decisions / self.hands
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seconds", type=float, default=3.0, help="time per engine per round (default 3)")
-    p.add_argument("--rounds", type=int, default=1, help="alternate the engines this many times, keep the best")
+    p.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
+    p.add_argument("--slice", type=float, default=0.25,
+                   help="the engines take turns in slices of this many seconds, so that a change in "
+                        "machine load hits both alike (default 0.25)")
     p.add_argument("--checked", action="store_true", help="also time the validating State.push")
     args = p.parse_args(argv)
     other = openspiel_runner()
-    ours_best = os_best = checked_best = 0.0
-    ours_len = os_len = 0.0
-    for _ in range(args.rounds):
-        rate, ours_len = measure(ours_hand, args.seconds)
-        ours_best = max(ours_best, rate)
-        if args.checked:
-            checked_best = max(checked_best, measure(ours_hand_checked, args.seconds)[0])
-        if other is not None:
-            rate, os_len = measure(other, args.seconds)
-            os_best = max(os_best, rate)
-    print(f"ours (State._push):       {ours_best:9,.0f} hands/s  ({ours_len:.1f} decisions/hand)")
+    meters = {"ours (State._push)": Meter(ours_hand)}
     if args.checked:
-        print(f"ours (State.push):        {checked_best:9,.0f} hands/s")
+        meters["ours (State.push)"] = Meter(ours_hand_checked)
+    if other is not None:
+        meters["openspiel (from Python)"] = Meter(other)
+    for m in meters.values():  # warm up (caches, imports) outside the measurement
+        m.run(0.05)
+        m.hands = m.decisions = 0
+        m.seconds = 0.0
+    elapsed = 0.0
+    while elapsed < args.seconds:
+        for m in meters.values():
+            m.run(args.slice)
+        elapsed += args.slice
+    for name, m in meters.items():
+        print(f"{name + ':':26}{m.rate:9,.0f} hands/s  ({m.per_hand:.1f} decisions/hand, {m.hands} hands)")
     if other is None:
         print("openspiel: not installed (pip install open-spiel); no ratio")
         return 0
-    print(f"openspiel (from Python):  {os_best:9,.0f} hands/s  ({os_len:.1f} decisions/hand)")
-    print(f"ratio ours/openspiel:     {ours_best / os_best:9.2f}")
+    ratio = meters["ours (State._push)"].rate / meters["openspiel (from Python)"].rate
+    print(f"{'ratio ours/openspiel:':26}{ratio:9.2f}")
     return 0
 
 

@@ -31,6 +31,8 @@ from euchre.cards import (
     EFFECTIVE,
     FOLLOW,
     JOKER,
+    POWER,
+    SUITS,
     Card,
     Suit,
     deck_cards,
@@ -38,7 +40,6 @@ from euchre.cards import (
     iter_mask,
     mask_of,
     sort_hand,
-    trick_winner_index,
 )
 from euchre.errors import DealError, IllegalActionError, InvalidActionError
 from euchre.rules import Rules
@@ -108,6 +109,20 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
         else:
             raise DealError(f"not a card: {c!r}")
     return out
+
+
+_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER = Phase
+_FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(5)]
+"""_FOLLOW_CARD[trump][card]: the cards that follow a trick led by ``card``."""
+_PLAYS: dict[int, tuple[Action, ...]] = {}
+"""The play actions of a set of cards, by mask (a cache for ``legal_actions``)."""
+
+
+def _plays_of(mask: int) -> tuple[Action, ...]:
+    if len(_PLAYS) >= 1 << 17:
+        _PLAYS.clear()
+    plays = _PLAYS[mask] = tuple(PLAY_ACTIONS[c] for c in iter_mask(mask))
+    return plays
 
 
 _DECK_CARDS: dict[int, tuple[Card, ...]] = {}
@@ -238,10 +253,8 @@ class State:
         for i, (a, b, c, d) in enumerate(_PACKETS[n]):
             seat = (dealer + 1 + i) % n
             h = hands[seat] = (*cards[a:b], *cards[c:d])
-            m = 0
-            for card in h:
-                m |= 1 << card
-            masks[seat] = m
+            c1, c2, c3, c4, c5 = h
+            masks[seat] = 1 << c1 | 1 << c2 | 1 << c3 | 1 << c4 | 1 << c5
         pos = 5 * n
         s = cls.__new__(cls)
         s._setup(rules, dealer, tuple(hands), cards[pos], tuple(cards[pos + 1:]), masks)
@@ -317,12 +330,12 @@ class State:
     @property
     def is_over(self) -> bool:
         """The hand is scored or thrown in."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def thrown_in(self) -> bool:
         """Everyone passed twice: no one scores and the deal passes on."""
-        return self.phase is Phase.OVER and self.maker < 0
+        return self.phase is _OVER and self.maker < 0
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards now, in display order."""
@@ -336,19 +349,18 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take, in code order; empty when the hand is over."""
         ph = self.phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             hand = self.hands[self.to_act]
-            if self.trick:
-                follow = hand & FOLLOW[self.trump][EFFECTIVE[self.trump][self.trick[0][1]]]  # type: ignore[index]
+            trick = self.trick
+            if trick:
+                follow = hand & _FOLLOW_CARD[self.trump][trick[0][1]]  # type: ignore[index]
                 if follow:
                     hand = follow
-            out = []
-            while hand:
-                low = hand & -hand
-                out.append(PLAY_ACTIONS[low.bit_length() - 1])
-                hand ^= low
-            return out
-        if ph is Phase.BID1:
+            plays = _PLAYS.get(hand)
+            if plays is None:
+                plays = _plays_of(hand)
+            return list(plays)
+        if ph is _BID1:
             rules = self.rules
             seat = self.to_act
             acts = [PASS]
@@ -357,7 +369,7 @@ class State:
             if rules.going_alone:
                 acts.append(ORDER_ALONE)
             return acts
-        if ph is Phase.BID2:
+        if ph is _BID2:
             rules = self.rules
             up = self.up_card.suit
             acts = []
@@ -367,16 +379,19 @@ class State:
             if rules.going_alone:
                 acts.extend(call(s, alone=True) for s in range(4) if s != up)
             return acts
-        if ph is Phase.DISCARD:
+        if ph is _DISCARD:
             hand = self.hands[self.dealer]
             if not self.rules.dealer_may_discard_up_card:
                 hand &= ~(1 << self.up_card)
-            return [DISCARD_ACTIONS[c] for c in iter_mask(hand)]
-        if ph is Phase.TAKE:
+            plays = _PLAYS.get(hand)
+            if plays is None:
+                plays = _plays_of(hand)
+            return [DISCARD_ACTIONS[a - 46] for a in plays]
+        if ph is _TAKE:
             return [PASS, TAKE]
-        if ph is Phase.DEFEND:
+        if ph is _DEFEND:
             return [PASS, DEFEND_ALONE]
-        if ph is Phase.JOKER:
+        if ph is _JOKER:
             acts = [call(s) for s in range(4)]
             if self.rules.going_alone:
                 acts.extend(call(s, alone=True) for s in range(4))
@@ -492,54 +507,81 @@ class State:
         }[self.phase]
 
     def _push(self, a: Action) -> None:
-        """Apply a legal action without checking it (for search; ``push`` checks)."""
-        self._stack.append((
-            self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
-            self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
-            self.trick[:], self.won[:], len(self.tricks), self.points, self._bid_passes,
-        ))
-        self.history.append(a)
+        """Apply a legal action without checking it (for search; ``push`` checks).
+
+        Undo records on ``_stack``: a card played pushes the short record ``(seat, hand mask
+        before)``, or ``(seat, hand mask before, finished trick)`` when it ends a trick; every other
+        action pushes a full snapshot of the mutable fields. :meth:`pop` tells them apart by length.
+        """
         seat = self.to_act
+        self.history.append(a)
         self.seats.append(seat)
         ph = self.phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             card = CARDS[a - 46]
-            self.hands[seat] &= ~(1 << card)
+            hands = self.hands
+            before = hands[seat]
+            hands[seat] = before & ~(1 << card)
             trick = self.trick
             trick.append((seat, card))
-            if len(trick) == self.n - self.out.bit_count():
-                w = trick_winner_index([c for _, c in trick], self.trump)  # type: ignore[arg-type]
-                winner = trick[w][0]
+            n = self.n
+            out = self.out
+            if len(trick) == n - out.bit_count():
+                # The winner: the highest trump, else the highest card of the led suit (trump powers
+                # are >= 100, plain ranks < 10; same result as cards.trick_winner_index).
+                t: int = self.trump  # type: ignore[assignment]
+                eff = EFFECTIVE[t]
+                pw = POWER[t]
+                led = eff[trick[0][1]]
+                best = -1
+                winner = seat
+                for s, c in trick:
+                    e = eff[c]
+                    if (e == t or e == led) and pw[c] > best:
+                        best = pw[c]
+                        winner = s
                 self.won[winner] += 1
-                self.tricks.append(Trick(self.leader, tuple(trick), winner))
+                done = Trick(self.leader, tuple(trick), winner)
+                self._stack.append((seat, before, done))
+                tricks = self.tricks
+                tricks.append(done)
                 self.trick = []
-                if len(self.tricks) == 5:
+                if len(tricks) == 5:
                     self._score()
                 else:
                     self.leader = self.to_act = winner
             else:
-                self.to_act = self._next_active(seat)
+                self._stack.append((seat, before))
+                nxt = seat + 1
+                if nxt == n:
+                    nxt = 0
+                self.to_act = self._next_active(seat) if out >> nxt & 1 else nxt
             return
-        if ph is Phase.BID1:
+        self._stack.append((
+            ph, seat, self.trump, self.maker, self.alone, self.out,
+            self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
+            self.trick[:], self.won[:], len(self.tricks), self.points, self._bid_passes,
+        ))
+        if ph is _BID1:
             if a == PASS:
                 if seat == self.dealer:
-                    self.phase = Phase.BID2
+                    self.phase = _BID2
                     self._bid_passes = 0
                 self.to_act = (seat + 1) % self.n
                 return
-            self._make(seat, self.up_card.suit, a == ORDER_ALONE)  # type: ignore[arg-type]
+            self._make(seat, SUITS[self.up_card >> 3], a == ORDER_ALONE)  # the up card is not the Joker here
             if self.n == 2 and seat != self.dealer:
-                self.phase = Phase.TAKE
+                self.phase = _TAKE
                 self.to_act = self.dealer
             elif self.out >> self.dealer & 1:
                 self._after_exchange()
             else:
                 self._take_up()
             return
-        if ph is Phase.BID2:
+        if ph is _BID2:
             if a == PASS:
                 if seat == self.dealer:
-                    self.phase = Phase.OVER
+                    self.phase = _OVER
                     self.points = (0,) * self.rules.sides
                     self.to_act = -1
                 else:
@@ -548,19 +590,19 @@ class State:
             self._make(seat, a.suit, a.alone)  # type: ignore[arg-type]
             self._after_exchange()
             return
-        if ph is Phase.DISCARD:
+        if ph is _DISCARD:
             card = CARDS[a - 13]
             self.hands[self.dealer] &= ~(1 << card)
             self.discarded = card
             self._after_exchange()
             return
-        if ph is Phase.TAKE:
+        if ph is _TAKE:
             if a == TAKE:
                 self._take_up()
             else:
                 self._after_exchange()
             return
-        if ph is Phase.DEFEND:
+        if ph is _DEFEND:
             if a == DEFEND_ALONE:
                 self.lone_defender = seat
                 self.out |= 1 << ((seat + 2) % 4)
@@ -572,7 +614,7 @@ class State:
             else:
                 self.to_act = nxt
             return
-        if ph is Phase.JOKER:
+        if ph is _JOKER:
             self._make(self.dealer, a.suit, a.alone)  # type: ignore[arg-type]
             self._take_up()
             return
@@ -588,14 +630,14 @@ class State:
     def _take_up(self) -> None:
         self.hands[self.dealer] |= 1 << self.up_card
         self.up_taken = True
-        self.phase = Phase.DISCARD
+        self.phase = _DISCARD
         self.to_act = self.dealer
 
     def _after_exchange(self) -> None:
         if self.alone and self.rules.defend_alone:
             first = self._next_defender(self.dealer)
             if first >= 0:
-                self.phase = Phase.DEFEND
+                self.phase = _DEFEND
                 self.to_act = first
                 return
         self._start_play()
@@ -604,13 +646,13 @@ class State:
         """The next defender after ``after`` (clockwise) who has not yet been asked, or -1."""
         maker_side = self.maker % 2
         defenders = [s for s in ((self.dealer + k) % 4 for k in range(1, 5)) if s % 2 != maker_side]
-        if self.phase is not Phase.DEFEND:
+        if self.phase is not _DEFEND:
             return defenders[0]
         i = defenders.index(after)
         return defenders[i + 1] if i + 1 < len(defenders) else -1
 
     def _start_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if self.alone and self.rules.loner_lead == "loner_left":
             lead = self._next_active(self.maker)
         else:
@@ -619,11 +661,12 @@ class State:
 
     def _score(self) -> None:
         rules = self.rules
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.to_act = -1
         pts = [0] * rules.sides
         maker_side = self.side_of(self.maker)
-        taken = sum(w for s, w in enumerate(self.won) if self.side_of(s) == maker_side)
+        won = self.won
+        taken = won[maker_side] + won[maker_side + 2] if self.n == 4 else won[self.maker]
         if taken >= 3:
             if taken == 5:
                 pts[maker_side] = rules.loner_march_points if self.alone else rules.march_points
@@ -644,10 +687,28 @@ class State:
         """Undo the last action, restoring the exact previous state; returns it."""
         if not self._stack:
             raise IndexError("pop from a hand with no actions")
-        (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
-         self.lone_defender, self.up_taken, self.discarded, self.hands, self.leader,
-         self.trick, self.won, ntricks, self.points, self._bid_passes) = self._stack.pop()
-        del self.tricks[ntricks:]
+        record = self._stack.pop()
+        if len(record) <= 3:  # a card played (see _push)
+            seat = self.to_act = record[0]
+            self.hands[seat] = record[1]
+            if len(record) == 3:
+                done = self.tricks.pop()
+                self.trick = list(done.plays[:-1])
+                self.leader = done.leader
+                self.won[done.winner] -= 1
+                self.phase = _PLAY
+                self.points = None
+            else:
+                self.trick.pop()
+        else:
+            (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
+             self.lone_defender, self.up_taken, self.discarded, hands, self.leader,
+             trick, won, ntricks, self.points, self._bid_passes) = record
+            # Copies: the snapshot may be shared with copies of this state (copy() shares records).
+            self.hands = hands[:]
+            self.trick = trick[:]
+            self.won = won[:]
+            del self.tricks[ntricks:]
         self.seats.pop()
         return self.history.pop()
 
