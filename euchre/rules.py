@@ -8,6 +8,7 @@ never a variant's name. Invalid combinations are refused at construction with a
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -101,7 +102,8 @@ class Rules:
                                   ("duration", int | float, "a positive number of minutes"),
                                   ("deals", int, "a positive whole number of hands")):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or value <= 0):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or value <= 0
+                                      or not math.isfinite(value)):
                 raise bad(name, f"must be {what}")
         if self.loner_lead not in LONER_LEADS:
             raise bad("loner_lead", f"must be one of {', '.join(LONER_LEADS)}")
@@ -109,6 +111,9 @@ class Rules:
                      "loner_euchre_points", "lone_defender_euchre_points", "super_euchre_points"):
             if getattr(self, name) < 0:
                 raise bad(name, "must not be negative")
+        for name in ("make_points", "march_points", "euchre_points"):
+            if getattr(self, name) < 1:
+                raise bad(name, "must be at least 1, or no hand would ever score")
         if self.players != 4:
             who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
             if self.going_alone:

@@ -410,6 +410,8 @@ class State:
         :class:`IllegalActionError` (with the reason in words) for a move the rules forbid;
         either way the state is unchanged.
         """
+        if isinstance(action, Card):
+            raise InvalidActionError(f"{action} is a card, not an action: push play({action!r}) or 'play {action}'")
         a = self.parse_action(action) if isinstance(action, str) else Action.from_code(action)
         legal = self.legal_actions()
         if a not in legal:
