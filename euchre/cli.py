@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", type=Path)
     rep.add_argument("--quiet", action="store_true", help="only check the record and print the result")
 
+    conv = sub.add_parser("convert", help="convert a record between our format (.toml) and EGN (.egn/.json)")
+    conv.add_argument("input", type=Path)
+    conv.add_argument("output", type=Path, help="format by extension: .toml ours, .egn or .json EGN")
+
     ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
     ru.add_argument("preset", nargs="?", default=None)
     return p
@@ -150,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_replay(args)
         if args.command == "rules":
             return _cmd_rules(args)
+        if args.command == "convert":
+            return _cmd_convert(args, parser)
     except RulesError as e:
         parser.exit(2, f"euchre: error: {e}\n")
     except RecordError as e:
@@ -405,6 +411,24 @@ def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> st
         else:
             lines.append(f"  points {'-'.join(map(str, h.points))}; score {' - '.join(map(str, running))}")
     return "\n".join(lines)
+
+
+# --- convert -------------------------------------------------------------------------------------
+def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from euchre import egn
+
+    suffix = args.output.suffix.lower()
+    if suffix not in (".toml", ".egn", ".json"):
+        parser.exit(2, f"euchre: error: output: unknown format {suffix or '(none)'!r}; use .toml, .egn or .json\n")
+    rec = notation.load(args.input)
+    rec.replay()  # never write out a record that does not replay
+    try:
+        text = rec.dumps() if suffix == ".toml" else egn.dumps(rec)
+    except RecordError as e:
+        raise RecordError(f"{args.input} cannot be written as {suffix}: {e}") from None
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output} ({len(rec.hands)} hands)")
+    return 0
 
 
 # --- rules ---------------------------------------------------------------------------------------

@@ -113,3 +113,25 @@ def test_replay_egn_record() -> None:
     assert "VWEC Finals" in p.stdout and "game over" in p.stdout
     bad = run("replay", str(EGN_DIR / "validation" / "invalid2.json"))
     assert bad.returncode == 1 and "invalid record" in bad.stderr
+
+
+@pytest.mark.skipif(not EGN_DIR.exists(), reason="shared EGN data not present")
+def test_convert_egn_to_toml_and_back(tmp_path: Path) -> None:
+    toml_path = tmp_path / "vwec.toml"
+    p = run("convert", str(EGN_DIR / "VWEC Finals.egn"), str(toml_path))
+    assert p.returncode == 0, p.stderr
+    back = tmp_path / "vwec.egn"
+    assert run("convert", str(toml_path), str(back)).returncode == 0
+    original = notation.load(EGN_DIR / "VWEC Finals.egn").replay()
+    assert notation.load(back).replay().actions() == original.actions()
+    assert notation.load(toml_path).replay().scores == original.scores
+
+
+def test_convert_refuses_what_egn_cannot_say(tmp_path: Path) -> None:
+    game = Game(Rules.preset("cut-throat"), seed=1)
+    src = tmp_path / "ct.toml"
+    notation.save(game, src)
+    p = run("convert", str(src), str(tmp_path / "ct.egn"))
+    assert p.returncode == 1 and "cannot be written as .egn" in p.stderr
+    assert not (tmp_path / "ct.egn").exists()
+    assert run("convert", str(src), str(tmp_path / "x.pdf")).returncode == 2
