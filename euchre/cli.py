@@ -49,14 +49,17 @@ def _add_rule_options(p: argparse.ArgumentParser) -> None:
                    help=f"rules preset or alias: {', '.join(PRESETS)} (default: american)")
     for f in dataclasses.fields(Rules):
         opt = "--" + f.name.replace("_", "-")
+        doc = _FIELD_DOCS.get(f.name, "")
         if f.type in ("bool", bool):
-            g.add_argument(opt, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction, default=None)
+            g.add_argument(opt, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction, default=None,
+                           help=doc)
         elif f.name == "loner_lead":
-            g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None)
+            g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None, help=doc)
         elif f.name == "duration":
-            g.add_argument(opt, dest=f"rule_{f.name}", type=_positive_float, default=None, metavar="MINUTES")
+            g.add_argument(opt, dest=f"rule_{f.name}", type=_positive_float, default=None, metavar="MINUTES",
+                           help=doc)
         else:
-            g.add_argument(opt, dest=f"rule_{f.name}", type=_nonneg_int, default=None, metavar="N")
+            g.add_argument(opt, dest=f"rule_{f.name}", type=_nonneg_int, default=None, metavar="N", help=doc)
 
 
 def _positive_float(text: str) -> float:

@@ -251,7 +251,7 @@ def _where_stopped(st: State) -> str:
     if st.phase is Phase.PLAY:
         n = len(st.tricks)
         return f"after {n} trick{'s' if n != 1 else ''}" + (" and part of the next" if st.trick else "")
-    return f"during {st._phase_words()}"
+    return f"during {st.phase_words()}"
 
 
 def _players(v: Any) -> list[str]:

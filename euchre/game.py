@@ -187,7 +187,13 @@ class Game:
             if self.winner is not None:
                 return f"game over: {score}, side {self.winner} wins"
             return f"game over: {score}, tied between sides {', '.join(map(str, self.winners))}"
-        return f"score {score}, hand {self.hand_number + 1}, {self.state.phase.name.lower()}"
+        return f"score {score}, hand {self.hand_number + 1} in progress ({self.state.phase_words()})"
+
+    def set_clock(self, clock: Clock) -> None:
+        """Go on timing with another clock, keeping the time elapsed so far (a resumed game)."""
+        last = self.elapsed[-1] if self.elapsed else 0.0
+        self.clock = clock
+        self._start = clock() - last
 
     def copy(self) -> Game:
         """An independent copy sharing nothing mutable."""

@@ -37,6 +37,7 @@ The same file saves a game in progress (the last hand has no ``points``), which 
 
 from __future__ import annotations
 
+import time
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -108,8 +109,12 @@ class GameRecord:
             winners=game.winners if game.is_over else None, meta=dict(meta or {}),
         )
 
-    def replay(self, *, check_result: bool = True) -> Game:
+    def replay(self, *, check_result: bool = True, clock: Callable[[], float] | None = None) -> Game:
         """Play the record through the engine and return the game.
+
+        The recorded clock readings end the hands of a timed game where they ended; a game that
+        is not over then goes on with ``clock`` (default: the real one), from the elapsed time of
+        its last finished hand, so a resumed timed game still ends on time.
 
         Raises :class:`RecordError` naming the hand and action at the first illegal or
         inconsistent step (wrong seat, illegal play, points or result that disagree).
@@ -120,9 +125,9 @@ class GameRecord:
                 raise RecordError(f"hand {i + 1}: dealt by seat {h.deal.dealer}, but the deal passes "
                                   f"to the left and seat {expect} deals it")
         readings = [0.0] + [h.elapsed if h.elapsed is not None else 0.0 for h in self.hands]
-        clock = _replay_clock(readings) if self.rules.duration is not None else (lambda: 0.0)
+        recorded = _replay_clock(readings) if self.rules.duration is not None else (lambda: 0.0)
         game = Game(self.rules, seed=self.seed if self.seed is not None else 0,
-                    dealer=self.first_dealer, deals=[h.deal for h in self.hands], clock=clock,
+                    dealer=self.first_dealer, deals=[h.deal for h in self.hands], clock=recorded,
                     scores=self.initial_scores)
         for i, h in enumerate(self.hands):
             if game.is_over:
@@ -146,6 +151,8 @@ class GameRecord:
                 if check_result and tuple(h.points) != hand.points:
                     raise RecordError(f"hand {i + 1}: the record says {list(h.points)} points, "
                                       f"the rules give {list(hand.points or ())}")
+        if not game.is_over:
+            game.set_clock(clock or time.monotonic)
         if check_result and self.scores is not None and tuple(self.scores) != tuple(game.scores):
             raise RecordError(f"result: the record says scores {list(self.scores)}, the replay "
                               f"gives {game.scores}")

@@ -117,7 +117,8 @@ class Rules:
         if self.players != 4:
             who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
             if self.going_alone:
-                raise bad("going_alone", f"{who} Euchre has no alone declaration; set going_alone=False")
+                raise bad("going_alone", f"{who} Euchre has no alone declaration; set going_alone=False "
+                                          "(--no-going-alone), or use its preset")
             if self.canadian_loner:
                 raise bad("canadian_loner", f"needs four players; {who} has no partner to the dealer")
             if self.defend_alone:

@@ -464,7 +464,7 @@ class State:
         k = a.kind
         if k is Kind.PLAY:
             if self.phase is not Phase.PLAY:
-                return f"no card is played now: it is {self._phase_words()}; you may: {options}"
+                return f"no card is played now: it is {self.phase_words()}; you may: {options}"
             c = a.card
             assert c is not None
             if not self.hands[seat] >> c & 1:
@@ -477,7 +477,7 @@ class State:
             return f"you must follow {led_word}: you hold {', '.join(map(str, follow))}"
         if k is Kind.DISCARD:
             if self.phase is not Phase.DISCARD:
-                return f"no discard now: it is {self._phase_words()}; you may: {options}"
+                return f"no discard now: it is {self.phase_words()}; you may: {options}"
             c = a.card
             if c == self.up_card and self.hands[seat] >> c & 1:
                 return f"the rules do not let the dealer discard the up card {c}"
@@ -494,9 +494,10 @@ class State:
             return f"the dealer's partner may order up only by going alone; you may: {options}"
         if a.alone and not self.rules.going_alone:
             return f"going alone is not allowed by these rules; you may: {options}"
-        return f"{a} is not possible: it is {self._phase_words()}; you may: {options}"
+        return f"{a} is not possible: it is {self.phase_words()}; you may: {options}"
 
-    def _phase_words(self) -> str:
+    def phase_words(self) -> str:
+        """Where the hand stands, in words (\"the second round of bidding\")."""
         return {
             Phase.BID1: "the first round of bidding",
             Phase.TAKE: "the dealer's choice to take the up card",

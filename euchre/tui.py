@@ -114,7 +114,7 @@ def _up_card_line(view: PlayerView) -> Text:
     line = Text("Up card: ", style="bold") + card_text(view.up_card)
     if view.up_card_taken:
         line += Text("  (taken by the dealer)", style="dim")
-    elif view.phase is Phase.BID2:
+    elif view.phase is Phase.BID2 or any(a.kind in (Kind.CALL, Kind.CALL_ALONE) for _, a in view.bids()):
         line += Text("  (turned down)", style="dim")
     elif view.trump is not None:
         line += Text("  (left in the stock)", style="dim")

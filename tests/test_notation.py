@@ -155,3 +155,31 @@ def test_duplicate_card_in_deal_is_refused() -> None:
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         notation.load(tmp_path / "missing.toml")
+
+
+def test_resumed_timed_game_keeps_its_elapsed_time_and_ends_on_time() -> None:
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += 65.0
+        return t[0]
+
+    game = Game(Rules.preset("timed", duration=30), seed=1, clock=clock)
+    rng = random.Random(1)
+    while len(game.hands) < 4:
+        game.push(rng.choice(game.legal_actions()))
+    rec = notation.loads(notation.dumps(game))
+    later = [1000.0]
+
+    def clock2() -> float:
+        later[0] += 60.0
+        return later[0]
+
+    resumed = rec.replay(clock=clock2)
+    assert resumed.elapsed == game.elapsed
+    while not resumed.is_over and len(resumed.hands) < 500:
+        resumed.push(rng.choice(resumed.legal_actions()))
+    assert resumed.is_over
+    # Elapsed time went on from the saved game's, one minute a hand, and ended at the duration.
+    assert resumed.elapsed[len(game.elapsed)] == game.elapsed[-1] + 60.0
+    assert resumed.elapsed[-1] >= 30 * 60
