@@ -196,7 +196,11 @@ def _choices_line(view: PlayerView) -> Text:
     for i, action in enumerate(_ordered_choices(view), 1):
         if i > 1:
             line += Text("  ")
-        line += Text(f"{i}) ", style="bold yellow") + _action_text(action, view.trump)
+        if view.seat == view.dealer and action.kind in (Kind.ORDER, Kind.ORDER_ALONE):
+            label = Text("pick up" + (" alone" if action.alone else ""))  # the dealer's word for ordering
+        else:
+            label = _action_text(action, view.trump)
+        line += Text(f"{i}) ", style="bold yellow") + label
     return line
 
 
