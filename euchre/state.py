@@ -163,7 +163,7 @@ class State:
     __slots__ = (
         "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
         "alone", "out", "lone_defender", "up_taken", "discarded", "leader", "trick", "tricks",
-        "won", "points", "history", "seats", "_stack", "_bid_passes",
+        "won", "points", "history", "seats", "_stack",
     )
 
     def __init__(
@@ -229,7 +229,6 @@ class State:
         self.seats: list[int] = []
         """The seat that took each action of ``history``."""
         self._stack: list[tuple] = []
-        self._bid_passes = 0
         if rules.has_joker and up == JOKER:
             self.phase = Phase.JOKER
             self.to_act = dealer
@@ -291,7 +290,6 @@ class State:
         s.history = self.history[:]
         s.seats = self.seats[:]
         s._stack = self._stack[:] if stack else []
-        s._bid_passes = self._bid_passes
         return s
 
     # --- seats -----------------------------------------------------------------------------------
@@ -563,13 +561,12 @@ class State:
         self._stack.append((
             ph, seat, self.trump, self.maker, self.alone, self.out,
             self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
-            self.trick[:], self.won[:], len(self.tricks), self.points, self._bid_passes,
+            self.trick[:], self.won[:], len(self.tricks), self.points,
         ))
         if ph is _BID1:
             if a == PASS:
                 if seat == self.dealer:
                     self.phase = _BID2
-                    self._bid_passes = 0
                 self.to_act = (seat + 1) % self.n
                 return
             self._make(seat, SUITS[self.up_card >> 3], a == ORDER_ALONE)  # the up card is not the Joker here
@@ -706,7 +703,7 @@ class State:
         else:
             (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
              self.lone_defender, self.up_taken, self.discarded, hands, self.leader,
-             trick, won, ntricks, self.points, self._bid_passes) = record
+             trick, won, ntricks, self.points) = record
             # Copies: the snapshot may be shared with copies of this state (copy() shares records).
             self.hands = hands[:]
             self.trick = trick[:]
