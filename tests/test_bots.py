@@ -3,6 +3,7 @@ explicit deals."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from euchre import Action, Game, Rules, State
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, call, discard, play
 from euchre.bots import Bot, HeuristicBot, RandomBot, bot_descriptions, bot_names, make_bot, make_bots, register_bot
-from euchre.bots.heuristic import estimate_tricks, weakest_card
+from euchre.bots.heuristic import estimate_tricks, lone_losers, weakest_card
 from euchre.cards import Card, CardSet, Suit
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -373,3 +374,73 @@ def test_defender_leads_an_off_ace() -> None:
     view = view_after(Rules(), hands, "9h", ["pass", "order", "discard 9h"])
     assert view.phase is Phase.PLAY and view.seat == 0 and view.maker == 1
     assert HeuristicBot().choose(view) == play(Card.parse("Ac"))
+
+
+# --- seat-aware bidding, loners by score, and the newer play conventions ------------------------
+
+def test_round_one_threshold_depends_on_the_seat() -> None:
+    # Left bower, king and queen of trump and an off ace, the nine of hearts turned up.
+    mine = "Jd Kh Qh Ac 9s"
+    others = ["Qs Ks Tc Kc Qc", "Ts As Kd Ad 9d", "Th Ah Jh Jc Js"]
+    left = view_after(Rules(), [mine, *others], "9h", [], dealer=3)
+    partner = view_after(Rules(), [mine, *others], "9h", ["pass"], dealer=2)
+    assert left.seat == partner.seat == 0
+    # Left of the dealer it would hand the dealer a trump and speaks first in round 2: pass.
+    assert HeuristicBot().choose(left) == PASS
+    # As the dealer's partner the same cards assist: order it up.
+    assert HeuristicBot().choose(partner) == ORDER
+
+
+def test_round_two_left_of_dealer_calls_next() -> None:
+    # The king of hearts was turned down: diamonds are "next". Three small diamonds and the ace
+    # of clubs are a call for the seat left of the dealer, not for the others.
+    mine = "Qd Td 9d Ac Ks"
+    others = ["Ah Jh Ad Kd Jd", "Kc Qc Jc Tc 9c", "As Qs Js Ts 9s"]
+    left = view_after(Rules(), [mine, *others], "Kh", ["pass"] * 4, dealer=3)
+    right = view_after(Rules(), [mine, *others], "Kh", ["pass"] * 6, dealer=1)
+    assert left.seat == right.seat == 0 and left.phase is right.phase is Phase.BID2
+    assert HeuristicBot().choose(left) == call(DIAMONDS)
+    assert HeuristicBot().choose(right) == PASS
+
+
+def test_no_loner_when_a_march_with_the_partner_wins_the_game() -> None:
+    hands = ["Jh Jd Ah Ac 9s", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh Kh Jc Js"]
+    view = view_after(Rules(), hands, "9h", [])
+    assert HeuristicBot().choose(view) == ORDER_ALONE
+    assert HeuristicBot().choose(dataclasses.replace(view, scores=(8, 3))) == ORDER
+
+
+def test_lone_losers_orders_hands() -> None:
+    assert lone_losers(cards("Jh Jd Ah Kh Ac"), HEARTS, 24) < 0.5
+    assert lone_losers(cards("Jh Jd Ah Ac 9s"), HEARTS, 24) < 1.25
+    assert lone_losers(cards("Jh Qh 9h Ac Ks"), HEARTS, 24) > 2
+
+
+def test_second_hand_low_third_hand_high() -> None:
+    hands = ["9c Ks Qh Td 9d", "Kc Tc Jh Ah 9s", "Qc Jc Kh As Kd", "Qs Jd Th Ad Ts"]
+    second = view_after(Rules(), hands, "9h", ["order", "discard Ts", "play 9c"])
+    assert second.seat == 1
+    # The ace of clubs is unseen and the partner plays last: the ten, not the king.
+    assert HeuristicBot().choose(second) == play(Card.parse("Tc"))
+    third = view_after(Rules(), hands, "9h", ["order", "discard Ts", "play 9c", "play Tc"])
+    assert third.seat == 2
+    # The opponent's ten is winning and one opponent plays after: the queen, not the jack.
+    assert HeuristicBot().choose(third) == play(Card.parse("Qc"))
+
+
+def test_does_not_trump_the_partners_ace() -> None:
+    hands = ["Ac Ks Qh Td 9d", "9c Tc Jh Ah 9s", "Kh Qs As Kd Qd", "Qc Jd Th Ad Ts"]
+    view = view_after(Rules(), hands, "9h", ["order", "discard Ts", "play Ac", "play 9c"])
+    assert view.seat == 2
+    # Void in clubs, seat 2 could ruff with the king of hearts: the partner's ace wins anyway.
+    choice = HeuristicBot().choose(view)
+    assert choice.card is not None and choice.card.suit in (SPADES, DIAMONDS) and choice.card.rank < 7
+
+
+def test_leads_trump_back_to_the_partners_call() -> None:
+    # Dealer 1; seat 0 called spades in round 2; its partner, seat 2, leads the first trick.
+    hands = ["Js Jc As Kh 9c", "Qh Ah Kc Qc Tc", "9s Ts Ad Kd Qd", "Qs Ks Th Jd 9d"]
+    view = view_after(Rules(), hands, "9h", ["pass"] * 6 + ["call s"], dealer=1)
+    assert view.phase is Phase.PLAY and view.seat == 2 and view.maker == 0
+    # A defender would cash the ace of diamonds; the maker's partner leads a low trump instead.
+    assert HeuristicBot().choose(view) == play(Card.parse("9s"))
