@@ -8,7 +8,7 @@ follows, how strong it is in a trick) is answered here and only here, from preco
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 
 from euchre.errors import InvalidActionError
@@ -257,7 +257,7 @@ def follow_mask(trump: int, suit: int) -> int:
     return FOLLOW[trump][suit]
 
 
-def trick_winner_index(cards: list[int] | tuple[int, ...], trump: int) -> int:
+def trick_winner_index(cards: Sequence[int], trump: int) -> int:
     """Index (in play order) of the card that wins a trick."""
     pw = POWER[trump]
     eff = EFFECTIVE[trump]

@@ -164,6 +164,7 @@ def from_dict(data: Any) -> GameRecord:
     players = _players(meta.get("players"))
     rules = _rules(meta.get("ruleset", {}))
     initial = _score_pair(meta, "initialScore", required=True)
+    assert initial is not None  # required=True raises instead of returning None
     final = _score_pair(meta, "finalScore", required=False)
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list):

@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from euchre.actions import (
     DEFEND_ALONE,
@@ -228,7 +229,7 @@ class State:
         self.history: list[Action] = []
         self.seats: list[int] = []
         """The seat that took each action of ``history``."""
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[Any, ...]] = []
         if rules.has_joker and up == JOKER:
             self.phase = Phase.JOKER
             self.to_act = dealer
@@ -721,7 +722,7 @@ class State:
         """Tricks won by a side."""
         return sum(w for s, w in enumerate(self.won) if self.side_of(s) == side)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (for equality checks after undo)."""
         return (
             self.dealer, self.deal, tuple(self.hands), self.up_card, self.phase, self.to_act,
