@@ -114,7 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="continue the saved game (or FILE)")
     play.add_argument("--no-color", action="store_true", help="plain text without colours")
 
-    sim = sub.add_parser("simulate", help="bots play each other; prints statistics")
+    sim = sub.add_parser("simulate", help="bots play each other; prints statistics",
+                         description="Bots play each other and the statistics per side are printed. Timed games "
+                                     "use a simulated clock of 2.5 minutes a hand.")
     _add_rule_options(sim)
     sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")

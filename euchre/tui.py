@@ -10,6 +10,7 @@ the whole loop runs in tests with a scripted player and a recording console.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
@@ -70,6 +71,19 @@ def card_text(card: Card, trump: int | None = None) -> Text:
     if trump is not None and effective_suit(card, trump) == trump:
         style += " underline"
     return Text(card.symbol(), style=style)
+
+
+_CARD_TOKEN = re.compile(r"\b(?:[789TJQKA][cdhs]|Jk)\b")
+
+
+def _with_card_symbols(message: str) -> Text:
+    """An engine message with its card codes (``Ah``, ``Tc``) shown as the table shows cards."""
+    out = Text()
+    pos = 0
+    for m in _CARD_TOKEN.finditer(message):
+        out += Text(message[pos:m.start()]) + card_text(Card.parse(m.group()))
+        pos = m.end()
+    return out + Text(message[pos:])
 
 
 def _suit_text(suit: int) -> Text:
@@ -392,6 +406,6 @@ def _ask_human(
                 action = game.state.parse_action(word)
             game.push(action)
         except (InvalidActionError, IllegalActionError) as exc:
-            console.print(Text("Not possible: ", style="bold red") + Text(str(exc)))
+            console.print(Text("Not possible: ", style="bold red") + _with_card_symbols(str(exc)))
             continue
         return action

@@ -186,3 +186,11 @@ def test_cards_are_coloured_by_suit() -> None:
     # The left bower is underlined as a trump once hearts are trump.
     assert "underline" in str(card_text(Card.parse("Jd"), 2).style)
     assert card_text(Card.parse("Tc")).plain == "10♣"
+
+
+def test_error_messages_show_cards_as_the_table_does() -> None:
+    from euchre.tui import _with_card_symbols
+
+    text = _with_card_symbols("you must follow hearts: you hold Ah, Th").plain
+    assert text == "you must follow hearts: you hold A♥, 10♥"
+    assert _with_card_symbols("the Joker Jk; not a card: Xz").plain == "the Joker JK; not a card: Xz"
