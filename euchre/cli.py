@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--save-dir", type=Path, default=None, help="write each game's record here")
 
-    rep = sub.add_parser("replay", help="print a recorded game (own format or EGN) hand by hand")
+    rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
     rep.add_argument("file", type=Path)
     rep.add_argument("--quiet", action="store_true", help="only check the record and print the result")
 
@@ -360,12 +360,24 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 # --- replay --------------------------------------------------------------------------------------
 def _cmd_replay(args: argparse.Namespace) -> int:
-    rec = notation.load(args.file)
+    if args.file.suffix.lower() == ".emn":
+        from euchre import egn
+
+        records = egn.load_match(args.file)
+        for k, rec in enumerate(records, 1):
+            print(f"{'=' * 30} game {k} of {len(records)} {'=' * 30}")
+            _print_record(rec, str(args.file), args.quiet)
+        return 0
+    _print_record(notation.load(args.file), str(args.file), args.quiet)
+    return 0
+
+
+def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
     game = rec.replay()
     names = rec.players or [f"seat {i}" for i in range(game.rules.players)]
-    if not args.quiet:
+    if not quiet:
         title = rec.meta.get("title")
-        print(f"{title}" if title else str(args.file))
+        print(f"{title}" if title else source)
         print(f"rules: {_rules_text(game.rules)} ({game.rules.ending_text()})")
         print("players: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
         if any(game.initial_scores):
@@ -378,8 +390,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             if notes:
                 print("  not in the record, filled in by the importer: "
                       + ", ".join(f"{k} ({v})" for k, v in notes.items()))
-    print(f"\n{game.summary()}" if not args.quiet else game.summary())
-    return 0
+    print(f"\n{game.summary()}" if not quiet else game.summary())
 
 
 def _rules_text(rules: Rules) -> str:

@@ -135,3 +135,10 @@ def test_convert_refuses_what_egn_cannot_say(tmp_path: Path) -> None:
     assert p.returncode == 1 and "cannot be written as .egn" in p.stderr
     assert not (tmp_path / "ct.egn").exists()
     assert run("convert", str(src), str(tmp_path / "x.pdf")).returncode == 2
+
+
+@pytest.mark.skipif(not EGN_DIR.exists(), reason="shared EGN data not present")
+def test_replay_emn_match_prints_every_game() -> None:
+    p = run("replay", "--quiet", str(EGN_DIR / "combination" / "MotE W5 Match.emn"))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("game over") == 6
