@@ -29,7 +29,7 @@ from euchre import (
     Trick,
 )
 from euchre.actions import NUM_ACTIONS
-from euchre.cards import CARDS, JOKER, deck_cards, iter_mask
+from euchre.cards import CARDS, JOKER, deck_cards, iter_mask, trick_winner_index
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                           HealthCheck.filter_too_much])
@@ -325,6 +325,8 @@ def test_random_hand_invariants(rules: Rules, seed: int, dealer: int, joker_up: 
     for t in s.tricks:
         assert len(t.plays) == len(active) and {seat for seat, _ in t.plays} == active
         assert t.winner == ref_winner(t.plays, s.trump)  # type: ignore[arg-type]
+        # the engine's inlined winner and the public helper bots use must agree
+        assert t.plays[trick_winner_index(t.cards, s.trump)][0] == t.winner  # type: ignore[arg-type]
     for earlier, later in zip(s.tricks, s.tricks[1:], strict=False):
         assert later.leader == earlier.winner
     assert sum(s.won) == 5
