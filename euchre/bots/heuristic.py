@@ -30,7 +30,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind, call, discard, play
 from euchre.bots.base import Bot
-from euchre.cards import Card, card_power, deck_cards, effective_suit, trick_winner_index
+from euchre.cards import Card, Suit, card_power, deck_cards, effective_suit, trick_winner_index
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -298,7 +298,7 @@ class HeuristicBot(Bot):
         """Round-2 conventions: left of the dealer calls next, the dealer's side crosses."""
         if view.players != 4 or turned is None:
             return 0.0
-        next_suit = 3 - turned
+        next_suit = Suit(turned).partner  # "next": the other suit of the turned-down colour
         if me == (view.dealer + 1) % 4:
             return NEXT_BONUS if suit == next_suit else 0.0
         if me in (view.dealer, (view.dealer + 2) % 4):
