@@ -661,13 +661,25 @@ class State:
         self.leader = self.to_act = lead
 
     def _score(self) -> None:
-        rules = self.rules
         self.phase = _OVER
         self.to_act = -1
+        self.points = self.score_for(self.maker_tricks())
+
+    def maker_tricks(self) -> int:
+        """Tricks won so far by the maker's side (the maker alone when there are no partners)."""
+        won = self.won
+        if self.n == 4:
+            side = self.maker % 2
+            return won[side] + won[side + 2]
+        return won[self.maker]
+
+    def score_for(self, taken: int) -> tuple[int, ...]:
+        """The points per side this hand scores if the maker's side ends with ``taken`` tricks
+        (trump must be made). Search code values a position through this, so the scoring table
+        stays in one place."""
+        rules = self.rules
         pts = [0] * rules.sides
         maker_side = self.side_of(self.maker)
-        won = self.won
-        taken = won[maker_side] + won[maker_side + 2] if self.n == 4 else won[self.maker]
         if taken >= 3:
             if taken == 5:
                 pts[maker_side] = rules.loner_march_points if self.alone else rules.march_points
@@ -682,7 +694,7 @@ class State:
             for side in range(rules.sides):
                 if side != maker_side:
                     pts[side] = value
-        self.points = tuple(pts)
+        return tuple(pts)
 
     def pop(self) -> Action:
         """Undo the last action, restoring the exact previous state; returns it."""

@@ -8,11 +8,13 @@ learning environment all consume views, never states.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from euchre.actions import Action, Kind
-from euchre.cards import Card, Suit, iter_mask, sort_hand
+from euchre.actions import DISCARD_ACTIONS, Action, Kind
+from euchre.cards import CARDS, EFFECTIVE, FOLLOW, Card, Suit, deck_mask, iter_mask, mask_of, sort_hand
+from euchre.errors import DealError
 from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
 
@@ -138,3 +140,164 @@ class PlayerView:
         """The public bidding decisions (everything but discards and plays)."""
         return tuple((s, a) for s, a in self.actions if a is not None and a.is_bid)
 
+
+    # --- what the seat does not see ------------------------------------------------------------
+    def voids(self) -> dict[int, int]:
+        """For each seat, the mask of cards it cannot hold now: every card of a suit it failed to
+        follow (learnt from the tricks, as any player at the table learns it)."""
+        out: dict[int, int] = {}
+        t = self.trump
+        if t is None:
+            return out
+        eff = EFFECTIVE[t]
+        for plays in [tr.plays for tr in self.tricks] + [self.trick]:
+            if not plays:
+                continue
+            led = eff[plays[0][1]]
+            for seat, card in plays[1:]:
+                if eff[card] != led:
+                    out[seat] = out.get(seat, 0) | FOLLOW[t][led]
+        return out
+
+    def resample(self, rng: random.Random, *, tries: int = 200) -> State:
+        """A full hand consistent with everything this seat knows, with the unseen cards dealt at
+        random: this seat's cards, every card played, the up card (in the dealer's hand when it
+        was taken and not yet played), the voids shown in play, and the dealer's buried card when
+        this seat is the dealer. The actions of the hand are replayed on it, so the returned
+        :class:`~euchre.state.State` stands exactly where the view does. Search bots solve such
+        samples; the sample is uniform over the consistent deals (rejection sampling), falling back
+        to a constrained random fill if ``tries`` shuffles all break a void.
+        """
+        rules = self.rules
+        n = rules.players
+        dealer = self.dealer
+        up = self.up_card
+        played: list[int] = [0] * n
+        for tr in self.tricks:
+            for s, c in tr.plays:
+                played[s] |= 1 << c
+        for s, c in self.trick:
+            played[s] |= 1 << c
+        all_played = 0
+        for m in played:
+            all_played |= m
+        mine = mask_of(self.hand) if self.seat is not None else 0
+        known_discard = self.discard
+        # The dealer's current hand must hold the up card if it was taken, is not yet played and
+        # cannot have been buried (or this seat saw that it was not).
+        up_fixed = False
+        if self.up_card_taken and not all_played >> up & 1 and self.seat != dealer:
+            may_bury = self.dealer_discarded and rules.dealer_may_discard_up_card
+            up_fixed = not may_bury
+        hidden_discard = self.dealer_discarded and self.seat != dealer
+        need = [0] * n
+        for s in range(n):
+            if s != self.seat:
+                need[s] = 5 - played[s].bit_count()
+        if self.up_card_taken and not self.dealer_discarded and self.seat != dealer:
+            need[dealer] += 1  # six cards until the discard
+        if up_fixed:
+            need[dealer] -= 1
+        taken_up_in_pool = self.up_card_taken and not up_fixed and self.seat != dealer and not all_played >> up & 1
+        pool_mask = deck_mask(rules.deck) & ~mine & ~all_played & ~(1 << up)
+        if known_discard is not None:
+            pool_mask &= ~(1 << known_discard)
+        if taken_up_in_pool:
+            pool_mask |= 1 << up  # held by the dealer or buried: decided below
+        pool: list[int] = list(iter_mask(pool_mask))
+        voids = self.voids()
+        seats = [s for s in range(n) if need[s] > 0]
+        deal_to: dict[int, list[int]] = {}
+        buried: int | None = None
+        for attempt in range(tries + 1):
+            rng.shuffle(pool)
+            if attempt == tries:
+                # Fallback: the up card (if its place is open) goes to the dealer's hand.
+                fb_need = need[:]
+                fb_pool = pool
+                if taken_up_in_pool:
+                    fb_need[dealer] -= 1
+                    fb_pool = [c for c in pool if c != up]
+                got = self._constrained_fill(fb_pool, [s for s in seats if fb_need[s] > 0], fb_need, voids,
+                                             hidden_discard, rng)
+                if got is None:
+                    raise DealError("no deal is consistent with this view")
+                deal_to, buried = got
+                if taken_up_in_pool:
+                    deal_to.setdefault(dealer, []).append(up)
+                break
+            else:
+                i = 0
+                deal_to = {}
+                for s in seats:
+                    deal_to[s] = pool[i:i + need[s]]
+                    i += need[s]
+                buried = pool[i] if hidden_discard else None
+                if buried is not None:
+                    i += 1
+            ok = all(not (mask_of(deal_to[s]) & voids.get(s, 0)) for s in seats)
+            if taken_up_in_pool:
+                # The up card went to the dealer: it is in the dealer's hand or buried.
+                ok = ok and (up in deal_to.get(dealer, ()) or buried == up)
+            if hidden_discard and buried == up and not rules.dealer_may_discard_up_card:
+                ok = False
+            if ok:
+                break
+        now = [0] * n
+        for s in range(n):
+            if s == self.seat:
+                now[s] = mine
+            else:
+                now[s] = mask_of(deal_to.get(s, ()))
+        if up_fixed:
+            now[dealer] |= 1 << up
+        if known_discard is not None:
+            buried = known_discard
+        used = 0
+        for m in now:
+            used |= m
+        used |= all_played
+        hands = []
+        for s in range(n):
+            start = now[s] | played[s]
+            if s == dealer and self.up_card_taken:
+                if buried is not None:
+                    start |= 1 << buried
+                start &= ~(1 << up)
+            hands.append([CARDS[c] for c in iter_mask(start)])
+        if buried is not None:
+            used |= 1 << buried
+        stock = [c for c in iter_mask(deck_mask(rules.deck) & ~used & ~(1 << up))]
+        state = State(rules, dealer=dealer, hands=hands, up_card=up, stock=stock)
+        for _, action in self.actions:
+            if action is None:
+                assert buried is not None
+                action = DISCARD_ACTIONS[buried]
+            state._push(action)
+        return state
+
+    @staticmethod
+    def _constrained_fill(pool: list[int], seats: list[int], need: list[int], voids: dict[int, int],
+                          hidden_discard: bool, rng: random.Random) -> tuple[dict[int, list[int]], int | None] | None:
+        """Deal the pool to the seats respecting voids, most constrained seat first (a fallback
+        when rejection sampling keeps failing; slightly biased, always consistent)."""
+        for _ in range(100):
+            left: list[int] = list(pool)
+            rng.shuffle(left)
+            out: dict[int, list[int]] = {}
+            order = sorted(seats, key=lambda s: sum(1 for c in left if not voids.get(s, 0) >> c & 1) - need[s])
+            failed = False
+            for s in order:
+                allowed = [c for c in left if not voids.get(s, 0) >> c & 1]
+                if len(allowed) < need[s]:
+                    failed = True
+                    break
+                pick = allowed[:need[s]]
+                out[s] = pick
+                for c in pick:
+                    left.remove(c)
+            if failed:
+                continue
+            buried = left[0] if hidden_discard and left else None
+            return out, buried
+        return None
