@@ -1,4 +1,4 @@
-"""The ``euchre`` command: play, simulate, replay, rules.
+"""The ``euchre`` command: play, simulate, arena, replay, rules.
 
 A thin shell over the engine: it parses arguments into :class:`~euchre.rules.Rules`, bots and
 files, and hands them to the terminal game, the simulator or the record replayer. Bad arguments
@@ -124,6 +124,25 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--save-dir", type=Path, default=None, help="write each game's record here")
 
+    arena = sub.add_parser(
+        "arena", help="a duplicate match between two bots, with confidence intervals", conflict_handler="resolve",
+        description="Bot A against bot B in duplicate: every game seed is played once per seating, A holding "
+                    "each side in turn (each seat in cut-throat), so the luck of the cards cancels. Prints points "
+                    "per hand, the margin A-B with a 95% interval over game pairs, games won and the makers' "
+                    "rates. See docs/arena.md.")
+    _add_rule_options(arena)
+    arena.add_argument("a", metavar="A", help="bot A: a registered name (see --bots of play) or exec:COMMAND")
+    arena.add_argument("b", metavar="B", help="bot B, the same kinds of name")
+    arena.add_argument("--deals", type=_positive_int, default=1000, metavar="N",
+                       help="play game pairs until every seating has dealt at least N hands (default 1000)")
+    arena.add_argument("--game-deals", dest="rule_deals", type=_nonneg_int, default=None, metavar="N",
+                       help="the rules' own `deals` switch (a progressive game of N played hands), renamed "
+                            "here because --deals is the size of the match")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the game seeds (default 0)")
+    arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
+                       help="worker processes (default: all cores); the result does not depend on it")
+    arena.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+
     rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
     rep.add_argument("file", type=Path)
     rep.add_argument("--quiet", action="store_true", help="only check the record and print the result")
@@ -155,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_play(args, parser)
         if args.command == "simulate":
             return _cmd_simulate(args, parser)
+        if args.command == "arena":
+            return _cmd_arena(args, parser)
         if args.command == "replay":
             return _cmd_replay(args)
         if args.command == "rules":
@@ -184,13 +205,14 @@ def _seat_names(players: int, human: int, name: str) -> list[str]:
 
 def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | None = None) -> dict[int, Any]:
     """Bots for some seats from ``--bots``: one name for all, one per side (four players), or one
-    per seat."""
+    per seat. ``exec:COMMAND`` is an external program speaking the bot protocol (no commas in it)."""
     from euchre.bots import bot_names, make_bot
+    from euchre.bots.base import EXEC_PREFIX
 
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if not names:
         raise RulesError("--bots: give at least one bot name")
-    unknown = [n for n in names if n not in bot_names()]
+    unknown = [n for n in names if n not in bot_names() and not n.lower().startswith(EXEC_PREFIX)]
     if unknown:
         raise RulesError(f"--bots: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
     if len(names) == 1:
@@ -201,7 +223,10 @@ def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | Non
         per_side = " or one per side (2)" if rules is not None and rules.players == 4 and len(seats) == 4 else ""
         raise RulesError(f"--bots: give one bot{per_side}, or one per seat ({len(seats)}), got {len(names)}")
     base = seed if seed is not None else random.randrange(2**31)
-    return {seat: make_bot(n, seed=base * 31 + seat) for seat, n in zip(seats, names, strict=True)}
+    try:
+        return {seat: make_bot(n, seed=base * 31 + seat) for seat, n in zip(seats, names, strict=True)}
+    except ValueError as e:  # an exec: bot whose program is not found
+        raise RulesError(f"--bots: {e}") from None
 
 
 def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -356,6 +381,94 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if stats["ties"]:
         console.print(f"tied games: {stats['ties']}")
     return 0
+
+
+# --- arena -------------------------------------------------------------------------------------
+def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``euchre arena A B``: run :func:`euchre.arena.run_arena` with a progress bar on stderr,
+    then print a table (or one JSON object)."""
+    from rich.console import Console
+
+    from euchre.arena import BotError, check_bot, run_arena
+
+    rules = rules_from_args(args)
+    for which, name in (("A", args.a), ("B", args.b)):
+        try:
+            check_bot(name)
+        except ValueError as e:
+            parser.exit(2, f"euchre: error: argument {which}: {e}\n")
+    err = Console(stderr=True)
+    try:
+        if args.json or not err.is_terminal:
+            result = run_arena(args.a, args.b, rules, deals=args.deals, seed=args.seed, jobs=args.jobs)
+        else:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
+                       TimeRemainingColumn())
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task(f"{args.a} vs {args.b}", total=args.deals)
+                result = run_arena(args.a, args.b, rules, deals=args.deals, seed=args.seed, jobs=args.jobs,
+                                   progress=lambda done, total: bar.update(task, completed=done))
+    except BotError as e:
+        print(f"euchre: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("euchre: arena interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    _print_arena(result, Console(highlight=False))
+    return 0
+
+
+def _print_arena(result: Any, console: Any) -> None:
+    """The arena result as a few lines and a table, rich-formatted."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    d = result.to_dict()
+    a, b = d["a"], d["b"]
+    rules = result.rules
+    per_seating = "/".join(str(h) for h in d["hands_per_seating"])
+    console.print(f"[bold]{escape(a['name'])}[/] (A) vs [bold]{escape(b['name'])}[/] (B), duplicate, "
+                  f"{escape(_rules_text(rules))} "
+                  f"({rules.ending_text()}), seed {d['seed']}: {d['pairs']} game pairs = {d['games']} games, "
+                  f"{d['hands']} hands ({per_seating} per seating), {d['thrown_in']} thrown in "
+                  f"({d['thrown_in_rate']:.1%}), {d['seconds']:.1f} s")
+    ci = d["margin_ci95"]
+    ci_text = f"95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "no interval (fewer than 2 pairs)"
+    per = " (B per seat)" if rules.players == 3 else ""
+    console.print(f"margin A-B{per}: [bold]{d['margin']:+.3f}[/] points per hand, {ci_text}")
+    if ci and ci[0] > 0:
+        verdict = f"{escape(a['name'])} (A) is better"
+    elif ci and ci[1] < 0:
+        verdict = f"{escape(b['name'])} (B) is better"
+    else:
+        verdict = "no significant difference"
+    lo, hi = d["win_share_ci95"]
+    console.print(f"A's share of games won: {d['win_share']:.1%}, 95% CI [{lo:.1%}, {hi:.1%}] "
+                  f"(even: {d['even_share']:.1%}); pairs swept by A {d['pairs_swept_by_a']}, "
+                  f"by B {d['pairs_swept_by_b']}, mixed {d['pairs_mixed']}")
+    console.print(f"verdict: {verdict}")
+    table = Table("", f"A {escape(a['name'])}", f"B {escape(b['name'])}" + (" (2 seats)" if rules.players == 3 else ""))
+    rows: list[tuple[str, Any]] = [
+        ("points per hand", lambda s: f"{s['points_per_hand']:.3f}"),
+        ("points", lambda s: str(s["points"])),
+        ("games won", lambda s: str(s["games_won"])),
+        ("named trump (of hands)", lambda s: f"{s['bid_rate']:.1%} ({s['maker_hands']})"),
+        ("  made (3+ tricks)", lambda s: f"{s['make_rate']:.1%}"),
+        ("  euchred", lambda s: f"{s['euchred_rate']:.1%}"),
+        ("  marched (5 tricks)", lambda s: f"{s['march_rate']:.1%}"),
+        ("  alone", lambda s: f"{s['loner_rate']:.1%} ({s['loners']})"),
+        ("  alone and made", lambda s: f"{s['loner_success_rate']:.1%} ({s['loners_made']})"),
+    ]
+    for label, fmt in rows:
+        table.add_row(label, fmt(a), fmt(b))
+    console.print(table)
+    if d["shared_games"]:
+        console.print(f"games with a shared first place: {d['shared_games']}")
 
 
 # --- replay --------------------------------------------------------------------------------------

@@ -1,0 +1,560 @@
+"""Duplicate matches between two bots, with statistics that account for the pairing.
+
+Two bots ``A`` and ``B`` play whole games (to the target score, the clock, or the number of
+deals of the :class:`~euchre.rules.Rules`) in **duplicate**: every game seed is played once per
+*seating*, with ``A`` holding different seats each time and ``B`` all the others.
+
+=========  ==================================================================
+players    seatings (the seats ``A`` holds; ``B`` holds the rest)
+=========  ==================================================================
+4          ``(0, 2)`` then ``(1, 3)``: A is each partnership once
+2          ``(0,)`` then ``(1,)``
+3          ``(0,)``, ``(1,)``, ``(2,)``: cut-throat has three sides, so A takes
+           each seat once against two copies of B
+=========  ==================================================================
+
+A :class:`~euchre.game.Game` deals hand ``i`` of a seed identically whatever is played, so the
+games of one *pair* (three games in cut-throat; "pair" is kept as the name of the unit) see the
+same cards hand for hand, for as long as both last; the luck of the cards largely cancels in the
+pair and what remains is the difference in play. Bots are built fresh for every game by
+:func:`~euchre.bots.make_bot`, each seeded from the game seed and its **seat** (not from which
+bot it is), so a bot playing itself plays every game of a pair move for move alike, and its
+margin is exactly zero.
+
+Scoring. A bot's points per hand is the points its sides scored divided by the hands it sat at
+times the sides it held (B holds two sides in cut-throat, so its figure is per seat). The
+**margin** is A's points per hand minus B's: with four and two players that is A's side minus the
+other side; in cut-throat it is A's points minus the *mean* of the two other sides, as in
+``bench/bots.py``, so that equal bots have margin 0 although B holds two seats.
+
+Intervals. Games of a pair are not independent (same cards), games of different pairs are: the
+pair is the sampling unit. The margin is a ratio of sums over pairs, ``R = sum X_j / sum Y_j``
+(``X_j`` A's points minus B's per side over the pair's games, ``Y_j`` the hands of the pair's
+games), and games have varying lengths, so a plain mean of per-hand figures would weigh short
+games wrongly. Its standard error is the delta-method (linearisation) one of a ratio estimator,
+``sqrt(sum (X_j - R Y_j)^2 / (n (n - 1))) / mean(Y)``, and the interval is ``R +- t * se`` with
+Student's ``t`` on ``n - 1`` degrees of freedom. We chose it over a bootstrap because it is closed
+form, needs no random resampling (the result is a pure function of the games) and is as accurate
+as a bootstrap once there are a few dozen pairs; with very few pairs both are rough, and the
+``t`` quantile at least widens the interval accordingly.
+
+Games won. A game is won by A, won by B (any of B's seats in cut-throat), or shared (only with
+``tie_break=False``; each winner gets an equal part). A pair's *win score* is A's share of its
+games: with two seatings 1 (A won both), 0 (B won both) or 1/2 (split). A split says only that
+the cards decided; a sweep is where the bots differ, and the mean of the pair scores counts both
+exactly as they are. Its interval is the ``t`` interval over pairs after adding two pseudo-pairs
+won by A and two won by B (the Agresti-Coull device), so that a short run in which every pair
+went the same way gets an honest width rather than ``[1, 1]``; it is clipped to ``[0, 1]``. An
+even match has win share 1/2, and 1/3 in cut-throat (A holds one side of three).
+
+Work is split by pair index over ``jobs`` processes; a run keeps starting pairs until at least
+``deals`` hands have been played in every seating, and that stopping point is decided on the
+pairs in index order, so the result for a seed does not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from multiprocessing.pool import AsyncResult
+from typing import Any
+
+from euchre.errors import EuchreError
+from euchre.game import Game
+from euchre.rules import Rules
+
+__all__ = [
+    "ArenaResult", "BotError", "BotStats", "GameResult", "MakerCounts", "PairResult", "Progress",
+    "SIMULATED_HAND_SECONDS", "bot_seed", "check_bot", "pair_seed", "play_game", "play_pair", "run_arena",
+    "seatings", "t95",
+]
+
+SIMULATED_HAND_SECONDS = 150.0
+"""Timed games run on a simulated clock that advances this much per reading (one per hand), as
+``euchre simulate`` does: a 30-minute game is 12 hands."""
+
+MAX_ACTIONS = 100_000
+"""A game longer than this many actions is taken to be a bot that never ends it."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)``: hands played so far in the least advanced seating
+(capped at ``total``) and the hands per seating the run needs."""
+
+_Z95 = statistics.NormalDist().inv_cdf(0.975)
+_T95_SMALL = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 4: 2.776445105}
+
+
+class BotError(EuchreError):
+    """A bot raised, or answered with an action the rules do not allow; the message names the
+    bot, its seat, the game seed and the hand."""
+
+
+def t95(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (the 95% two-sided
+    multiplier): exact to 9 digits for ``df <= 4``, the Cornish-Fisher expansion beyond (error
+    below 1e-4)."""
+    if df < 1:
+        raise ValueError("t95 needs at least one degree of freedom")
+    if df in _T95_SMALL:
+        return _T95_SMALL[df]
+    z, v = _Z95, float(df)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
+
+
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """The seats bot A holds in each game of a pair (B holds the others)."""
+    if players == 4:
+        return [(0, 2), (1, 3)]
+    if players in (2, 3):
+        return [(s,) for s in range(players)]
+    raise ValueError(f"players must be 2, 3 or 4, got {players}")
+
+
+def pair_seed(seed: int, index: int) -> int:
+    """The game seed of pair ``index`` of a run seeded ``seed``."""
+    return random.Random(f"arena/{seed}/{index}").randrange(2**62)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in the game seeded ``game_seed`` (the same whichever bot
+    sits there, which is what makes a bot's duplicate match against itself exactly even)."""
+    return random.Random(f"arena-bot/{game_seed}/{seat}").randrange(2**62)
+
+
+def _simulated_clock() -> Callable[[], float]:
+    t = [0.0]
+
+    def clock() -> float:
+        v = t[0]
+        t[0] += SIMULATED_HAND_SECONDS
+        return v
+
+    return clock
+
+
+# --- per-game facts ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MakerCounts:
+    """One bot's record as the makers' side, summed over hands (and games)."""
+
+    side_hands: int = 0
+    """Hands dealt times the sides the bot held (thrown-in hands included)."""
+    maker_hands: int = 0
+    """Hands in which one of its sides named trump."""
+    made: int = 0
+    """... and took at least three tricks."""
+    marches: int = 0
+    """... and took all five."""
+    euchred: int = 0
+    """... and took fewer than three."""
+    loners: int = 0
+    """Hands it made alone (four players only)."""
+    loners_made: int = 0
+    """Lone hands that took at least three tricks."""
+    loner_marches: int = 0
+    """Lone hands that took all five."""
+
+    def __add__(self, other: MakerCounts) -> MakerCounts:
+        return MakerCounts(*(getattr(self, f) + getattr(other, f) for f in self.__slots__))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts with the rates derived from them (a rate with no hands to count is 0)."""
+        def rate(num: int, den: int) -> float:
+            return num / den if den else 0.0
+
+        return {
+            "side_hands": self.side_hands, "maker_hands": self.maker_hands,
+            "bid_rate": rate(self.maker_hands, self.side_hands),
+            "made": self.made, "make_rate": rate(self.made, self.maker_hands),
+            "euchred": self.euchred, "euchred_rate": rate(self.euchred, self.maker_hands),
+            "marches": self.marches, "march_rate": rate(self.marches, self.maker_hands),
+            "loners": self.loners, "loner_rate": rate(self.loners, self.maker_hands),
+            "loners_made": self.loners_made, "loner_success_rate": rate(self.loners_made, self.loners),
+            "loner_marches": self.loner_marches,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game of a pair, from the two bots' points of view."""
+
+    seating: int
+    """Index into :func:`seatings`: which seats A held."""
+    hands: int
+    """Hands dealt (thrown-in hands included)."""
+    thrown_in: int
+    a_points: int
+    """Points of A's side."""
+    b_points: int
+    """Points of B's sides together (two sides in cut-throat)."""
+    b_sides: int
+    """How many sides B held (1, or 2 in cut-throat)."""
+    a_credit: float
+    """A's share of the win: 1 (A won), 0 (B won), a fraction for a shared first place."""
+    a_makers: MakerCounts
+    b_makers: MakerCounts
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """The games of one game seed, one per seating: the independent unit of the statistics."""
+
+    index: int
+    seed: int
+    games: tuple[GameResult, ...]
+
+    @property
+    def hands(self) -> int:
+        """Hands dealt over the pair's games (``Y_j`` of the ratio estimator)."""
+        return sum(g.hands for g in self.games)
+
+    @property
+    def margin_points(self) -> float:
+        """A's points minus B's points per side, over the pair's games (``X_j``)."""
+        return sum(g.a_points - g.b_points / g.b_sides for g in self.games)
+
+    @property
+    def win_score(self) -> float:
+        """A's share of the pair's games won."""
+        return sum(g.a_credit for g in self.games) / len(self.games)
+
+
+def check_bot(name: str) -> None:
+    """Build (and close) one bot of ``name``, so that an unknown name raises ``ValueError``, listing
+    the known bots, before any game is played."""
+    from euchre.bots import make_bot
+
+    bot = make_bot(name, seed=0)
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
+def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[int],
+              seating: int = 0) -> GameResult:
+    """Play one game to its end with bot ``a`` in ``a_seats`` and ``b`` in the other seats.
+
+    Bots are built fresh for the game, seeded by :func:`bot_seed`, and shown only
+    ``game.view(seat)``; a bot with a ``close()`` method (an external program) is closed after
+    the game. Raises :class:`BotError` when a bot fails or plays an illegal action.
+    """
+    from euchre.bots import make_bot
+
+    n = rules.players
+    names = [a if s in a_seats else b for s in range(n)]
+    game = Game(rules, seed=game_seed, clock=_simulated_clock())
+    bots = [make_bot(names[s], seed=bot_seed(game_seed, s)) for s in range(n)]
+    try:
+        for _ in range(MAX_ACTIONS):
+            if game.is_over:
+                break
+            seat = game.to_act
+            try:
+                action = bots[seat].choose(game.view(seat))
+            except Exception as e:
+                raise BotError(f"{_where(names, seat, game)} failed: {type(e).__name__}: {e}") from e
+            try:
+                game.push(action)
+            except (ValueError, TypeError) as e:
+                raise BotError(f"{_where(names, seat, game)} answered {action!r}, which is not legal: {e}") from e
+        else:
+            raise BotError(f"game seed {game_seed} did not end within {MAX_ACTIONS} actions ({names})")
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+    a_sides = {rules.side_of(s) for s in a_seats}
+    counts = {True: MakerCounts(), False: MakerCounts()}
+    n_sides = {True: len(a_sides), False: rules.sides - len(a_sides)}
+    thrown = 0
+    for h in game.hands:
+        for is_a in (True, False):
+            counts[is_a] += MakerCounts(side_hands=n_sides[is_a])
+        if h.thrown_in:
+            thrown += 1
+            continue
+        ms = h.side_of(h.maker)
+        taken = h.tricks_taken(ms)
+        made, march = taken >= 3, taken == 5
+        counts[ms in a_sides] += MakerCounts(
+            maker_hands=1, made=int(made), marches=int(march), euchred=int(not made), loners=int(h.alone),
+            loners_made=int(h.alone and made), loner_marches=int(h.alone and march))
+    winners = game.winners
+    return GameResult(
+        seating=seating,
+        hands=len(game.hands),
+        thrown_in=thrown,
+        a_points=sum(game.scores[s] for s in a_sides),
+        b_points=sum(p for s, p in enumerate(game.scores) if s not in a_sides),
+        b_sides=n_sides[False],
+        a_credit=sum(1 for w in winners if w in a_sides) / len(winners),
+        a_makers=counts[True],
+        b_makers=counts[False],
+    )
+
+
+def _where(names: list[str], seat: int, game: Game) -> str:
+    return f"bot {names[seat]!r} at seat {seat}, game seed {game.seed}, hand {game.hand_number + 1}"
+
+
+def play_pair(a: str, b: str, rules: Rules, seed: int, index: int) -> PairResult:
+    """Pair ``index`` of a run seeded ``seed``: its game seed played once per seating."""
+    gs = pair_seed(seed, index)
+    games = tuple(play_game(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players)))
+    return PairResult(index=index, seed=gs, games=games)
+
+
+def _play_chunk(task: tuple[str, str, Rules, int, int, int]) -> list[PairResult]:
+    a, b, rules, seed, lo, hi = task
+    return [play_pair(a, b, rules, seed, i) for i in range(lo, hi)]
+
+
+# --- the result ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's totals over a run."""
+
+    name: str
+    points: int
+    """Points its sides scored, all games together."""
+    side_hands: int
+    """Hands it sat at times the sides it held (the denominator of ``points_per_hand``)."""
+    games_won: int
+    """Games that only its seats won (a first place shared with the other bot is counted apart)."""
+    makers: MakerCounts
+
+    @property
+    def points_per_hand(self) -> float:
+        """Points per hand and per side held."""
+        return self.points / self.side_hands if self.side_hands else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the name, points, games won and the maker's record with its rates."""
+        return {"name": self.name, "points": self.points, "points_per_hand": self.points_per_hand,
+                "games_won": self.games_won, **self.makers.to_dict()}
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """The outcome of :func:`run_arena`. ``to_dict()`` is the JSON of ``euchre arena --json``."""
+
+    a: BotStats
+    b: BotStats
+    rules: Rules
+    seed: int
+    deals: int
+    """Hands per seating the run asked for (each seating played at least this many)."""
+    pairs: tuple[PairResult, ...] = field(repr=False)
+    """Every pair, in index order (for further analysis; not in :meth:`to_dict`)."""
+    seconds: float = 0.0
+    """Wall-clock time of the run (the only field that varies between identical runs)."""
+
+    @property
+    def games(self) -> int:
+        """Games played (pairs times seatings)."""
+        return sum(len(p.games) for p in self.pairs)
+
+    @property
+    def hands(self) -> int:
+        """Hands dealt over all games (thrown-in hands included)."""
+        return sum(p.hands for p in self.pairs)
+
+    @property
+    def hands_per_seating(self) -> list[int]:
+        """Hands dealt in each seating (the stopping rule needs each to reach ``deals``)."""
+        return _hands_per_seating(self.pairs, len(seatings(self.rules.players)))
+
+    @property
+    def thrown_in(self) -> int:
+        """Hands everyone passed."""
+        return sum(g.thrown_in for p in self.pairs for g in p.games)
+
+    @property
+    def shared_games(self) -> int:
+        """Games with a shared first place (only possible with ``tie_break=False``)."""
+        return self.games - self.a.games_won - self.b.games_won
+
+    @property
+    def margin(self) -> float:
+        """A's points per hand minus B's (B's per side in cut-throat)."""
+        y = self.hands
+        return sum(p.margin_points for p in self.pairs) / y if y else 0.0
+
+    @property
+    def margin_se(self) -> float | None:
+        """Delta-method standard error of :attr:`margin` over pairs; ``None`` below two pairs."""
+        n = len(self.pairs)
+        if n < 2:
+            return None
+        r = self.margin
+        ybar = self.hands / n
+        ss = sum((p.margin_points - r * p.hands) ** 2 for p in self.pairs)
+        return math.sqrt(ss / (n * (n - 1))) / ybar
+
+    @property
+    def margin_ci(self) -> tuple[float, float] | None:
+        """95% interval of :attr:`margin` (``t`` on pairs - 1 degrees of freedom)."""
+        se = self.margin_se
+        if se is None:
+            return None
+        half = t95(len(self.pairs) - 1) * se
+        return (self.margin - half, self.margin + half)
+
+    @property
+    def win_share(self) -> float:
+        """A's share of the games won (shared first places split)."""
+        return statistics.fmean(p.win_score for p in self.pairs) if self.pairs else 0.0
+
+    @property
+    def even_share(self) -> float:
+        """The win share of an even match: 1/2, or 1/3 in cut-throat."""
+        return 1 / self.rules.sides
+
+    @property
+    def win_share_ci(self) -> tuple[float, float]:
+        """95% interval of :attr:`win_share`: ``t`` over pair win scores plus two pseudo-pairs
+        won by each bot, clipped to [0, 1]."""
+        scores = [p.win_score for p in self.pairs] + [1.0, 1.0, 0.0, 0.0]
+        n = len(scores)
+        m = statistics.fmean(scores)
+        half = t95(n - 1) * statistics.stdev(scores) / math.sqrt(n)
+        return (max(0.0, m - half), min(1.0, m + half))
+
+    @property
+    def sweeps(self) -> tuple[int, int, int]:
+        """Pairs whose every game A won, pairs whose every game B won, and the rest."""
+        a = sum(1 for p in self.pairs if p.win_score == 1.0)
+        b = sum(1 for p in self.pairs if p.win_score == 0.0)
+        return a, b, len(self.pairs) - a - b
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain JSON values; the keys are documented in ``docs/arena.md``."""
+        ci = self.margin_ci
+        a_swept, b_swept, mixed = self.sweeps
+        return {
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deals": self.deals,
+            "seatings": [list(s) for s in seatings(self.rules.players)],
+            "pairs": len(self.pairs),
+            "games": self.games,
+            "hands": self.hands,
+            "hands_per_seating": self.hands_per_seating,
+            "thrown_in": self.thrown_in,
+            "thrown_in_rate": self.thrown_in / self.hands if self.hands else 0.0,
+            "margin": self.margin,
+            "margin_se": self.margin_se,
+            "margin_ci95": list(ci) if ci is not None else None,
+            "win_share": self.win_share,
+            "win_share_ci95": list(self.win_share_ci),
+            "even_share": self.even_share,
+            "shared_games": self.shared_games,
+            "pairs_swept_by_a": a_swept,
+            "pairs_swept_by_b": b_swept,
+            "pairs_mixed": mixed,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_pairs(cls, a: str, b: str, rules: Rules, seed: int, deals: int, pairs: Sequence[PairResult],
+                   seconds: float = 0.0) -> ArenaResult:
+        """Sum the games of ``pairs`` into the two bots' totals."""
+        games = [g for p in pairs for g in p.games]
+
+        def stats(name: str, is_a: bool) -> BotStats:
+            makers = MakerCounts()
+            for g in games:
+                makers += g.a_makers if is_a else g.b_makers
+            return BotStats(
+                name=name,
+                points=sum(g.a_points if is_a else g.b_points for g in games),
+                side_hands=makers.side_hands,
+                games_won=sum(1 for g in games if g.a_credit == (1.0 if is_a else 0.0)),
+                makers=makers,
+            )
+
+        return cls(a=stats(a, True), b=stats(b, False), rules=rules, seed=seed, deals=deals,
+                   pairs=tuple(pairs), seconds=seconds)
+
+
+def _hands_per_seating(pairs: Sequence[PairResult], k: int) -> list[int]:
+    totals = [0] * k
+    for p in pairs:
+        for g in p.games:
+            totals[g.seating] += g.hands
+    return totals
+
+
+# --- running -------------------------------------------------------------------------------------
+def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: int = 0, jobs: int | None = None,
+              progress: Progress | None = None, chunk: int = 2) -> ArenaResult:
+    """A duplicate match between the registered bots ``a`` and ``b`` (see the module docstring).
+
+    Pairs of games are played until every seating has dealt at least ``deals`` hands. ``jobs``
+    processes share the work (default: all cores; 1 plays in this process), ``chunk`` pairs at a
+    time; the result depends only on the bots, ``rules``, ``deals`` and ``seed``. ``progress`` is
+    called in this process after every finished pair. Unknown bot names raise ``ValueError``
+    before anything is played; a failing bot raises :class:`BotError`.
+
+    >>> r = run_arena("random", "random", deals=10, jobs=1)
+    >>> r.margin, r.win_share
+    (0.0, 0.5)
+    """
+    rules = rules or Rules()
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be a positive whole number, got {deals!r}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk!r}")
+    jobs = jobs if jobs is not None else os.cpu_count() or 1
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs!r}")
+    check_bot(a)
+    check_bot(b)
+    k = len(seatings(rules.players))
+    t0 = time.perf_counter()
+    pairs: list[PairResult] = []
+    per_seating = [0] * k
+
+    def take(p: PairResult) -> bool:
+        """Add a pair in index order; True once every seating has reached ``deals``."""
+        pairs.append(p)
+        for g in p.games:
+            per_seating[g.seating] += g.hands
+        if progress is not None:
+            progress(min(min(per_seating), deals), deals)
+        return min(per_seating) >= deals
+
+    if jobs == 1:
+        i = 0
+        while not take(play_pair(a, b, rules, seed, i)):
+            i += 1
+    else:
+        ctx = get_context()
+        with ctx.Pool(jobs) as pool:
+            pending: deque[AsyncResult[list[PairResult]]] = deque()
+            lo = 0
+            done = False
+            while not done:
+                while len(pending) < 2 * jobs:
+                    pending.append(pool.apply_async(_play_chunk, ((a, b, rules, seed, lo, lo + chunk),)))
+                    lo += chunk
+                for p in pending.popleft().get():
+                    if take(p):
+                        done = True
+                        break
+            # Leaving the block terminates the workers still busy on pairs past the stopping point.
+    return ArenaResult.from_pairs(a, b, rules, seed, deals, pairs, seconds=time.perf_counter() - t0)

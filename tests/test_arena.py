@@ -1,0 +1,189 @@
+"""Duplicate matches between bots (``euchre.arena`` and ``euchre arena``): determinism whatever the
+number of processes, the exact symmetries duplicate play gives, counts that add up, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from euchre import Action, Rules
+from euchre.arena import ArenaResult, BotError, run_arena, seatings, t95
+from euchre.bots import Bot, base, register_bot
+from euchre.cli import main
+from euchre.view import PlayerView
+
+
+def _without_seconds(r: ArenaResult) -> dict[str, object]:
+    d = r.to_dict()
+    del d["seconds"]
+    return d
+
+
+def test_the_same_seed_gives_the_same_result_whatever_the_jobs() -> None:
+    one = run_arena("heuristic", "random", deals=40, seed=5, jobs=1)
+    two = run_arena("heuristic", "random", deals=40, seed=5, jobs=2, chunk=1)
+    assert _without_seconds(one) == _without_seconds(two)
+    assert one.pairs == two.pairs
+    assert _without_seconds(run_arena("heuristic", "random", deals=40, seed=6, jobs=1)) != _without_seconds(one)
+
+
+@pytest.mark.parametrize("preset", ["american", "cut-throat", "two-handed", "british"])
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_a_bot_against_itself_is_exactly_even(preset: str, bot: str) -> None:
+    # Bots are seeded by game seed and seat, not by which bot they are: every game of a pair is
+    # then played move for move alike with the sides' roles swapped, so the margin is exactly 0.
+    r = run_arena(bot, bot, Rules.preset(preset), deals=20, seed=2, jobs=1)
+    assert r.margin == 0.0
+    assert r.margin_ci == (0.0, 0.0)
+    assert r.a.points_per_hand == r.b.points_per_hand
+    assert r.win_share == r.even_share == 1 / r.rules.sides
+    lo, hi = r.win_share_ci
+    assert lo < r.even_share < hi
+    assert r.a.games_won == len(r.pairs)
+    assert r.b.games_won == len(r.pairs) * (r.rules.sides - 1)
+
+
+def test_heuristic_beats_random_and_swapping_the_names_negates_everything() -> None:
+    r = run_arena("heuristic", "random", deals=60, seed=1, jobs=1)
+    ci = r.margin_ci
+    assert ci is not None and 0 < ci[0] < r.margin < ci[1]
+    assert r.win_share_ci[0] > 0.5
+    back = run_arena("random", "heuristic", deals=60, seed=1, jobs=1)
+    assert back.margin == -r.margin
+    assert back.win_share == 1 - r.win_share
+    assert back.a == r.b and back.b == r.a
+    assert back.hands_per_seating == r.hands_per_seating[::-1]
+
+
+@pytest.mark.parametrize("preset", ["american", "cut-throat", "two-handed", "timed"])
+def test_counts_add_up(preset: str) -> None:
+    rules = Rules.preset(preset, duration=5) if preset == "timed" else Rules.preset(preset)
+    deals = 30
+    r = run_arena("heuristic", "random", rules, deals=deals, seed=3, jobs=1)
+    k = len(seatings(rules.players))
+    assert r.games == len(r.pairs) * k
+    assert r.hands == sum(r.hands_per_seating) == sum(p.hands for p in r.pairs)
+    assert min(r.hands_per_seating) >= deals
+    # The run stops at the first pair that brings every seating to ``deals``.
+    last = r.pairs[-1]
+    before = [h - sum(g.hands for g in last.games if g.seating == s) for s, h in enumerate(r.hands_per_seating)]
+    assert min(before) < deals
+    assert [p.index for p in r.pairs] == list(range(len(r.pairs)))
+    assert r.a.games_won + r.b.games_won + r.shared_games == r.games
+    assert r.shared_games == 0  # tie_break is on
+    b_sides = rules.sides - 1
+    assert r.a.side_hands == r.hands and r.b.side_hands == r.hands * b_sides
+    assert r.a.makers.maker_hands + r.b.makers.maker_hands + r.thrown_in == r.hands
+    assert math.isclose(r.margin, r.a.points_per_hand - r.b.points_per_hand)
+    d = r.to_dict()
+    for side in (d["a"], d["b"]):
+        assert side["made"] + side["euchred"] == side["maker_hands"]
+        assert side["marches"] <= side["made"] and side["loners_made"] <= side["loners"]
+        assert side["loner_marches"] <= side["loners_made"]
+        for key, value in side.items():
+            if key.endswith("_rate"):
+                assert 0.0 <= value <= 1.0, key
+    if rules.players != 4:
+        assert r.a.makers.loners == r.b.makers.loners == 0
+    if preset == "timed":
+        # A 5-minute game on the simulated clock is two hands, more only to break a tie.
+        assert all(g.hands >= 2 for p in r.pairs for g in p.games)
+        assert any(g.hands == 2 for p in r.pairs for g in p.games)
+
+
+def test_fixed_deal_games_and_one_pair() -> None:
+    r = run_arena("random", "heuristic", Rules.preset("american", deals=3), deals=1, seed=0, jobs=1)
+    assert len(r.pairs) == 1 and r.games == 2
+    assert all(g.hands - g.thrown_in >= 3 for g in r.pairs[0].games)
+    assert r.margin_ci is None and r.margin_se is None and r.to_dict()["margin_ci95"] is None
+    lo, hi = r.win_share_ci
+    assert 0.0 <= lo <= r.win_share <= hi <= 1.0
+
+
+def test_progress_reports_hands_up_to_the_target() -> None:
+    calls: list[tuple[int, int]] = []
+    run_arena("heuristic", "random", deals=25, seed=0, jobs=1, progress=lambda d, t: calls.append((d, t)))
+    assert calls and all(t == 25 for _, t in calls)
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and done[-1] == 25
+
+
+def test_t_quantile() -> None:
+    assert t95(1) == pytest.approx(12.7062, abs=1e-4)
+    assert t95(10) == pytest.approx(2.2281, abs=1e-4)
+    assert t95(30) == pytest.approx(2.0423, abs=1e-4)
+    assert t95(10_000) == pytest.approx(1.9602, abs=1e-4)
+    values = [t95(df) for df in range(1, 200)]
+    assert values == sorted(values, reverse=True)
+
+
+class _Cheat(Bot):
+    name = "cheat"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: PlayerView) -> Action:
+        return Action.parse("play Jh")  # never legal in the bidding that starts every hand
+
+
+def test_bad_bots_and_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="unknown bot 'nobody'; known bots: .*heuristic"):
+        run_arena("nobody", "random", deals=10, jobs=1)
+    with pytest.raises(ValueError, match="deals"):
+        run_arena("random", "random", deals=0, jobs=1)
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))  # the registration is undone after the test
+    register_bot("cheat", _Cheat, "answers illegal actions")
+    with pytest.raises(BotError, match="bot 'cheat' at seat .* not legal"):
+        run_arena("cheat", "random", deals=10, jobs=1)
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "heuristic", "random", "--deals", "40", "--json"]) == 0
+    out = capsys.readouterr()
+    d = json.loads(out.out)
+    assert out.err == ""
+    for key in ("a", "b", "rules", "seed", "deals", "seatings", "pairs", "games", "hands", "hands_per_seating",
+                "thrown_in", "thrown_in_rate", "margin", "margin_se", "margin_ci95", "win_share",
+                "win_share_ci95", "even_share", "shared_games", "pairs_swept_by_a", "pairs_swept_by_b",
+                "pairs_mixed", "seconds"):
+        assert key in d, key
+    for key in ("name", "points", "points_per_hand", "games_won", "side_hands", "maker_hands", "bid_rate",
+                "make_rate", "euchred_rate", "march_rate", "loner_rate", "loner_success_rate"):
+        assert key in d["a"] and key in d["b"], key
+    assert d["a"]["name"] == "heuristic" and d["deals"] == 40 and min(d["hands_per_seating"]) >= 40
+    lo, hi = d["margin_ci95"]
+    assert 0 < lo < d["margin"] < hi
+
+
+def test_cli_table_with_rule_switches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "heuristic", "random", "--rules", "cut-throat", "--stick-the-dealer", "--deals", "20",
+            "--jobs", "1", "--seed", "4"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "margin A-B" in out and "points per hand" in out and "verdict" in out
+    # --deals is the size of the match; the rules' own ``deals`` ending is --game-deals.
+    assert main(["arena", "random", "random", "--game-deals", "2", "--deals", "10", "--jobs", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["rules"]["deals"] == 2 and d["rules"]["target"] is None and d["margin"] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["arena", "nobody", "random"], "argument A: unknown bot 'nobody'; known bots: heuristic"),
+        (["arena", "random", "nobody"], "argument B: unknown bot 'nobody'"),
+        (["arena", "random", "random", "--deals", "0"], "--deals: must be at least 1"),
+        (["arena", "random", "random", "--jobs", "0"], "--jobs: must be at least 1"),
+        (["arena", "random"], "the following arguments are required: B"),
+        (["arena", "random", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
+        (["arena", "random", "random", "--rules", "two-handed", "--going-alone"], "Rules.going_alone"),
+    ],
+)
+def test_cli_bad_input_exits_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert fragment in capsys.readouterr().err
