@@ -31,3 +31,25 @@ class DealError(EuchreError, ValueError):
 
 class RecordError(EuchreError, ValueError):
     """A malformed or inconsistent game record (own format or EGN)."""
+
+
+class BotProtocolError(EuchreError):
+    """An external bot (a program speaking the line protocol of :mod:`euchre.protocol`) failed.
+
+    ``reason`` says how, in one word, so callers can react without parsing the message:
+    ``"start"`` (the program could not be started), ``"exited"`` (it died or closed its output),
+    ``"timeout"`` (no answer in time), ``"malformed"`` (a line that is not an answer),
+    ``"unparseable"`` (an answer that is no action), ``"illegal"`` (an action the rules do not
+    allow now) or ``"unsolicited"`` (a line sent when no answer was asked for). The other
+    attributes, when known, name the bot's command, its seat, the line received and the legal
+    actions, and the message repeats them.
+    """
+
+    def __init__(self, message: str, *, reason: str, command: str | None = None, seat: int | None = None,
+                 line: str | None = None, legal: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.command = command
+        self.seat = seat
+        self.line = line
+        self.legal = legal

@@ -17,7 +17,8 @@ from typing import Any
 from euchre.actions import Action
 from euchre.view import PlayerView
 
-__all__ = ["Bot", "BotFactory", "register_bot", "make_bot", "make_bots", "bot_names", "bot_descriptions"]
+__all__ = ["Bot", "BotFactory", "register_bot", "make_bot", "make_bots", "bot_names", "bot_descriptions",
+           "EXEC_PREFIX"]
 
 
 class Bot(ABC):
@@ -55,6 +56,10 @@ class _Entry:
 _REGISTRY: dict[str, _Entry] = {}
 
 
+EXEC_PREFIX = "exec:"
+"""Bot names starting with this run an external program: ``exec:python3 my_bot.py``."""
+
+
 def _key(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
@@ -81,7 +86,15 @@ def bot_descriptions() -> dict[str, str]:
 def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
     """A new bot of the registered kind ``name``; ``seed`` makes a randomised bot repeatable,
     ``opts`` are passed to the factory. An unknown name raises ``ValueError`` listing the known
-    ones."""
+    ones.
+
+    A name starting with ``exec:`` is not looked up: ``"exec:python3 my_bot.py"`` is an
+    :class:`~euchre.bots.external.ExternalBot` running that command (the bot protocol of
+    ``docs/protocol.md``), given ``seed`` and ``opts`` (e.g. ``timeout=5``)."""
+    if name.strip().lower().startswith(EXEC_PREFIX):
+        from euchre.bots.external import ExternalBot
+
+        return ExternalBot(name.strip()[len(EXEC_PREFIX):].strip(), seed=seed, **opts)
     entry = _REGISTRY.get(_key(name))
     if entry is None:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
@@ -90,7 +103,10 @@ def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
 
 def make_bots(names: str | Sequence[str], seed: int | None = None) -> list[Bot]:
     """Bots from a list of names or a comma-separated text (``"random,heuristic"``). With a
-    seed, bot ``i`` gets ``seed + i``, so two bots of one kind do not play in lockstep."""
+    seed, bot ``i`` gets ``seed + i``, so two bots of one kind do not play in lockstep.
+
+    ``exec:COMMAND`` names an external program (see :func:`make_bot`); in a comma-separated text
+    the command cannot contain a comma (pass a list to use one)."""
     if isinstance(names, str):
         names = [n for n in (p.strip() for p in names.split(",")) if n]
     return [make_bot(n, None if seed is None else seed + i) for i, n in enumerate(names)]

@@ -1,0 +1,278 @@
+"""The bot protocol: JSON Lines over standard input and output, so a bot in any language can play.
+
+The engine starts the bot as a program and writes one JSON object per line to its standard input;
+the bot answers each ``act`` with one line on its standard output. Every engine message has a
+``"type"``:
+
+==========  =========================================================================================
+type        meaning
+==========  =========================================================================================
+``hello``   a game starts: ``protocol`` (1), ``seat``, ``rules`` (:meth:`Rules.to_dict`), ``names``
+            (a list, or ``null``), ``seed`` (an int the bot may seed its randomness with, or ``null``)
+``act``     your turn: ``view`` (:func:`view_to_dict`) and ``legal`` (the legal action texts);
+            answer with one line: the action text (``play Jh``) or ``{"action": "play Jh"}``
+``end``     the game is over (or abandoned); ``view`` (the final view) when the engine has it
+``bye``     the bot is no longer needed: exit (standard input closes right after)
+==========  =========================================================================================
+
+:func:`view_to_dict` is the one JSON form of a :class:`~euchre.view.PlayerView`, shared by the
+protocol and the web server; it copies the view field by field, so it holds exactly what the seat
+may know. :func:`parse_answer` checks a bot's line with precise errors; :func:`serve` is the bot
+side, so ``python -m euchre.protocol heuristic`` is a built-in bot speaking the protocol.
+``docs/protocol.md`` is the full specification.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from euchre.actions import Action
+from euchre.bots.base import Bot, make_bot
+from euchre.cards import Card, Suit
+from euchre.errors import BotProtocolError, InvalidActionError
+from euchre.rules import Rules
+from euchre.state import Phase, Trick
+from euchre.view import PlayerView
+
+__all__ = [
+    "PROTOCOL_VERSION", "MESSAGE_TYPES", "VIEW_KEYS", "view_to_dict", "view_from_dict", "hello_message",
+    "act_message", "end_message", "bye_message", "encode", "decode", "parse_answer", "serve", "main",
+]
+
+PROTOCOL_VERSION = 1
+"""Bumped whenever a message or a view field changes meaning or disappears (additions do not)."""
+
+MESSAGE_TYPES = ("hello", "act", "end", "bye")
+"""The engine's messages, in the order a game sends them (``act`` many times)."""
+
+VIEW_KEYS = (
+    "seat", "rules", "hand_number", "dealer", "phase", "to_act", "hand", "up_card", "up_card_taken",
+    "dealer_discarded", "discard", "actions", "trump", "maker", "alone", "sitting_out", "lone_defender",
+    "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores",
+)
+"""The keys of :func:`view_to_dict`, in order."""
+
+
+def _seat(value: int) -> int | None:
+    """The engine's "no seat" (-1) as ``None``."""
+    return None if value < 0 else value
+
+
+def _unseat(value: Any) -> int:
+    return -1 if value is None else int(value)
+
+
+def view_to_dict(view: PlayerView) -> dict[str, Any]:
+    """The view as plain JSON data (the schema of ``docs/protocol.md``).
+
+    Cards are text (``"Jh"``, ``"Tc"``, ``"Jk"`` for the Joker), actions are their text form
+    (``"order alone"``, ``"call h"``, ``"play Jh"``), suits a letter, seats ints and "no seat" is
+    ``None``. Nothing is added to what the view holds, so nothing leaks.
+
+    >>> from euchre import Game, Rules
+    >>> d = view_to_dict(Game(Rules(), seed=1).view(None))
+    >>> d["seat"], d["hand"], d["phase"], d["legal"]
+    (None, [], 'bid1', [])
+    """
+    return {
+        "seat": view.seat,
+        "rules": view.rules.to_dict(),
+        "hand_number": view.hand_number,
+        "dealer": view.dealer,
+        "phase": view.phase.name.lower(),
+        "to_act": _seat(view.to_act),
+        "hand": [str(c) for c in view.hand],
+        "up_card": str(view.up_card),
+        "up_card_taken": view.up_card_taken,
+        "dealer_discarded": view.dealer_discarded,
+        "discard": None if view.discard is None else str(view.discard),
+        "actions": [{"seat": s, "action": None if a is None else str(a)} for s, a in view.actions],
+        "trump": None if view.trump is None else str(view.trump),
+        "maker": _seat(view.maker),
+        "alone": view.alone,
+        "sitting_out": sorted(view.sitting_out),
+        "lone_defender": _seat(view.lone_defender),
+        "leader": _seat(view.leader),
+        "trick": [{"seat": s, "card": str(c)} for s, c in view.trick],
+        "tricks": [{"leader": t.leader, "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
+                    "winner": t.winner} for t in view.tricks],
+        "tricks_won": list(view.tricks_won),
+        "legal": [str(a) for a in view.legal_actions],
+        "points": None if view.points is None else list(view.points),
+        "scores": list(view.scores),
+    }
+
+
+def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
+    """The :class:`PlayerView` of a :func:`view_to_dict` result (the inverse: a Python bot can be
+    served over the protocol). A missing key or a bad card, action or phase raises ``ValueError``."""
+    try:
+        def card(text: str) -> Card:
+            return Card.parse(text)
+
+        def plays(items: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, Card], ...]:
+            return tuple((int(p["seat"]), card(p["card"])) for p in items)
+
+        return PlayerView(
+            rules=Rules.from_dict(dict(data["rules"])),
+            seat=None if data["seat"] is None else int(data["seat"]),
+            dealer=int(data["dealer"]),
+            phase=Phase[str(data["phase"]).upper()],
+            to_act=_unseat(data["to_act"]),
+            hand=tuple(card(c) for c in data["hand"]),
+            up_card=card(data["up_card"]),
+            up_card_taken=bool(data["up_card_taken"]),
+            dealer_discarded=bool(data["dealer_discarded"]),
+            discard=None if data["discard"] is None else card(data["discard"]),
+            actions=tuple((int(a["seat"]), None if a["action"] is None else Action.parse(a["action"]))
+                          for a in data["actions"]),
+            trump=None if data["trump"] is None else Suit.parse(data["trump"]),
+            maker=_unseat(data["maker"]),
+            alone=bool(data["alone"]),
+            sitting_out=frozenset(int(s) for s in data["sitting_out"]),
+            lone_defender=_unseat(data["lone_defender"]),
+            leader=_unseat(data["leader"]),
+            trick=plays(data["trick"]),
+            tricks=tuple(Trick(int(t["leader"]), plays(t["plays"]), int(t["winner"])) for t in data["tricks"]),
+            tricks_won=tuple(int(n) for n in data["tricks_won"]),
+            legal_actions=tuple(Action.parse(a) for a in data["legal"]),
+            points=None if data["points"] is None else tuple(int(p) for p in data["points"]),
+            scores=tuple(int(s) for s in data["scores"]),
+            hand_number=int(data["hand_number"]),
+        )
+    except KeyError as e:
+        raise ValueError(f"view: missing key {e.args[0]!r}") from None
+    except (TypeError, AttributeError) as e:
+        raise ValueError(f"view: malformed value ({e})") from None
+
+
+# --- messages ------------------------------------------------------------------------------------
+def hello_message(seat: int, rules: Rules, *, names: Sequence[str] | None = None,
+                  seed: int | None = None) -> dict[str, Any]:
+    """A game starts, with the bot at ``seat``."""
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": seat, "rules": rules.to_dict(),
+            "names": None if names is None else list(names), "seed": seed}
+
+
+def act_message(view: PlayerView) -> dict[str, Any]:
+    """The bot's seat is to act: its view, and the legal actions again at the top for short bots."""
+    if not view.is_my_turn or not view.legal_actions:
+        raise ValueError(f"seat {view.seat} is not to act (seat {view.to_act} is)")
+    return {"type": "act", "view": view_to_dict(view), "legal": [str(a) for a in view.legal_actions]}
+
+
+def end_message(view: PlayerView | None = None) -> dict[str, Any]:
+    """The game is over or abandoned; with the bot's final view when the engine has it."""
+    return {"type": "end"} if view is None else {"type": "end", "view": view_to_dict(view)}
+
+
+def bye_message() -> dict[str, Any]:
+    """The bot should exit."""
+    return {"type": "bye"}
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One compact JSON line, without the newline."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode(line: str) -> dict[str, Any]:
+    """An engine message from one line (the bot side); ``ValueError`` if it is not one."""
+    try:
+        msg = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON: {e}: {line.strip()!r}") from None
+    if not isinstance(msg, dict) or msg.get("type") not in MESSAGE_TYPES:
+        raise ValueError(f"not a protocol message (an object with a type of {', '.join(MESSAGE_TYPES)}): "
+                         f"{line.strip()!r}")
+    return msg
+
+
+def parse_answer(line: str, legal: Sequence[Action]) -> Action:
+    """The action of a bot's answer line, which must be one of ``legal``.
+
+    The line is the action text (``play Jh``; case and extra spaces do not matter, and the other
+    spellings of :meth:`Action.parse` are accepted) or a JSON object ``{"action": "play Jh"}``
+    (or a JSON string). Raises :class:`BotProtocolError` with ``reason`` ``"malformed"``,
+    ``"unparseable"`` or ``"illegal"``.
+    """
+    legal_text = tuple(str(a) for a in legal)
+    text = line.strip()
+
+    def fail(reason: str, why: str) -> BotProtocolError:
+        return BotProtocolError(why, reason=reason, line=line.rstrip("\r\n"), legal=legal_text)
+
+    if text.startswith(("{", '"', "[")):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise fail("malformed", f"the answer is not valid JSON ({e})") from None
+        if isinstance(value, dict):
+            if set(value) != {"action"} or not isinstance(value["action"], str):
+                raise fail("malformed", 'a JSON answer must be {"action": "<action text>"}')
+            text = value["action"]
+        elif isinstance(value, str):
+            text = value
+        else:
+            raise fail("malformed", 'a JSON answer must be {"action": "<action text>"}')
+    if not text.strip():
+        raise fail("malformed", "the answer is empty")
+    try:
+        action = Action.parse(text)
+    except InvalidActionError as e:
+        raise fail("unparseable", str(e)) from None
+    if action not in legal:
+        raise fail("illegal", f"{str(action)!r} is not a legal action now")
+    return action
+
+
+# --- the bot side --------------------------------------------------------------------------------
+def serve(bot: Bot | str, infile: TextIO | None = None, outfile: TextIO | None = None) -> int:
+    """Play a Python bot over the protocol until ``bye`` or the end of input; returns 0.
+
+    ``bot`` is a :class:`Bot` (reset at every ``hello``) or a registered name (a new bot at every
+    ``hello``, seeded with the hello's ``seed``). Malformed engine messages raise ``ValueError``.
+    """
+    infile = sys.stdin if infile is None else infile
+    outfile = sys.stdout if outfile is None else outfile
+    current: Bot | None = bot if isinstance(bot, Bot) else None
+    for line in infile:
+        if not line.strip():
+            continue
+        msg = decode(line)
+        kind = msg["type"]
+        if kind == "hello":
+            if isinstance(bot, Bot):
+                bot.reset()
+            else:
+                current = make_bot(bot, seed=msg.get("seed"))
+        elif kind == "act":
+            if current is None:
+                assert isinstance(bot, str)
+                current = make_bot(bot)
+            action = current.choose(view_from_dict(msg["view"]))
+            outfile.write(f"{action}\n")
+            outfile.flush()
+        elif kind == "bye":
+            break
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m euchre.protocol NAME``: serve the registered bot ``NAME`` on stdin/stdout."""
+    import argparse
+
+    import euchre.bots  # noqa: F401  (registers the built-in bots)
+
+    p = argparse.ArgumentParser(prog="python -m euchre.protocol",
+                                description="Serve a registered bot over the bot protocol on stdin/stdout.")
+    p.add_argument("bot", help="a registered bot name, e.g. heuristic")
+    args = p.parse_args(argv)
+    return serve(args.bot)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
