@@ -107,7 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_options(play)
     play.add_argument("--seed", type=int, default=None, help="seed of the deals (default: random)")
     play.add_argument("--seat", type=_nonneg_int, default=0, help="your seat, 0 .. players-1 (default 0)")
-    play.add_argument("--bots", default="heuristic", help="bot name, or one per other seat, comma-separated")
+    play.add_argument("--level", choices=["easy", "medium", "hard", "expert"], default=None,
+                      help="strength of the computer players (default hard; see docs/bots.md)")
+    play.add_argument("--bots", default=None,
+                      help="bot name, or one per other seat, comma-separated (instead of --level)")
+    play.add_argument("--no-hints", action="store_true",
+                      help="turn off hints (type 'hint' at your turn for the strongest bot's view)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--save", type=Path, default=None, help="file to save to on quit (default: the data dir)")
     play.add_argument("--resume", nargs="?", const=True, default=None, metavar="FILE",
@@ -142,6 +147,18 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
                        help="worker processes (default: all cores); the result does not depend on it")
     arena.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+
+    ana = sub.add_parser(
+        "analyze", help="review a recorded game: expected points each decision gave away",
+        description="Every decision with a choice is valued by the search bot from the deciding seat's view; "
+                    "the loss is the best choice's expected points minus the chosen one's, summed per player. "
+                    "Reads our records (.toml), EGN and EMN match files.")
+    ana.add_argument("file", type=Path)
+    ana.add_argument("--samples", type=_positive_int, default=48,
+                     help="sampled deals per card decision (default 48; bids use two thirds)")
+    ana.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
+    ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
+    ana.add_argument("--json", action="store_true", help="print one JSON object")
 
     rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
     rep.add_argument("file", type=Path)
@@ -178,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_arena(args, parser)
         if args.command == "replay":
             return _cmd_replay(args)
+        if args.command == "analyze":
+            return _cmd_analyze(args)
         if args.command == "rules":
             return _cmd_rules(args)
         if args.command == "convert":
@@ -232,6 +251,8 @@ def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | Non
 def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from rich.console import Console
 
+    from euchre.bots.levels import DEFAULT_LEVEL, level_bot
+
     console = Console(no_color=args.no_color, highlight=False)
     save_path: Path = args.save or default_save_path()
     if args.resume:
@@ -244,7 +265,8 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.exit(2, f"euchre: error: --resume: the game in {path} is already over ({game.summary()})\n")
         human = int(rec.meta.get("human_seat", 0))
         names = rec.players or _seat_names(game.rules.players, human, args.name)
-        bot_spec = str(rec.meta.get("bots", args.bots))
+        bot_spec = str(rec.meta.get("bots", args.bots or ""))
+        level = str(rec.meta.get("level", args.level or DEFAULT_LEVEL))
         save_path = path if args.save is None else save_path
         console.print(f"Resuming the game saved in {path}: {game.summary()}")
     else:
@@ -254,13 +276,23 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         human = args.seat
         game = Game(rules, seed=args.seed)
         names = _seat_names(rules.players, human, args.name)
-        bot_spec = args.bots
+        bot_spec = args.bots or ""
+        level = args.level or DEFAULT_LEVEL
         if save_path.exists():
             console.print(f"[dim]A saved game is waiting in {save_path} (euchre play --resume); quitting this "
                           "new game would replace it.[/]")
     others = [s for s in range(game.rules.players) if s != human]
-    bots = _make_bots(bot_spec, others, game.seed)
-    meta = {"human_seat": human, "bots": bot_spec}
+    if bot_spec:
+        bots = _make_bots(bot_spec, others, game.seed)
+        meta: dict[str, Any] = {"human_seat": human, "bots": bot_spec}
+    else:
+        base = game.seed if game.seed is not None else random.randrange(2**31)
+        bots = {seat: level_bot(level, seed=base * 31 + seat) for seat in others}
+        meta = {"human_seat": human, "level": level}
+    hint = None if args.no_hints else _hint_function()
+    if any(getattr(b, "name", "") == "search" for b in bots.values()) or hint is not None:
+        with console.status("Preparing the computer players..."):
+            _warm_up_solver()
 
     def save(g: Game) -> Path:
         notation.save(g, save_path, players=names, meta=meta)
@@ -268,7 +300,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from euchre.tui import play_terminal
 
-    result = play_terminal(game, human, bots, console, save_fn=save, names=names)
+    result = play_terminal(game, human, bots, console, save_fn=save, names=names, hint_fn=hint)
     if game.is_over:
         archive = data_dir() / "games" / time.strftime("%Y%m%d-%H%M%S.toml")
         notation.save(game, archive, players=names, meta=meta)
@@ -277,6 +309,26 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             save_path.unlink()
     _ = result
     return 0
+
+
+def _hint_function() -> Any:
+    """Hints come from the strongest bot: the search bot at the expert budget."""
+    from euchre.bots.search import SearchBot
+
+    adviser = SearchBot(seed=0, samples=60, bid_samples=32, time_limit=1.5)
+    return adviser.evaluate
+
+
+def _warm_up_solver() -> None:
+    """Load (or, the first time, compile) the solver before the first decision, not during it."""
+    from euchre.solver import Solver
+    from euchre.state import Phase
+
+    s = State.random(Rules(), dealer=0, rng=random.Random(0))
+    s.push("order")
+    while s.phase is not Phase.PLAY:
+        s.push(s.legal_actions()[0])
+    Solver().solve(s)
 
 
 # --- simulate ----------------------------------------------------------------------------------
@@ -384,6 +436,61 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 
 # --- arena -------------------------------------------------------------------------------------
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from euchre import egn
+    from euchre.analyze import analyze_game, count_decisions
+
+    if args.file.suffix.lower() == ".emn":
+        records = egn.load_match(args.file)
+    else:
+        records = [notation.load(args.file)]
+    games = []
+    for rec in records:
+        try:
+            games.append((rec, rec.replay()))
+        except RecordError as e:
+            raise RecordError(f"{args.file}: {e}") from None
+    out = Console(highlight=False)
+    err = Console(stderr=True)
+    reviews = []
+    total = sum(count_decisions(g) for _, g in games)
+    with Progress(console=err, transient=True, disable=args.json or not err.is_terminal) as bar:
+        task = bar.add_task("analysing", total=total)
+        for rec, game in games:
+            names = rec.players or None
+            reviews.append(analyze_game(game, players=names, samples=args.samples,
+                                        bid_samples=max(8, args.samples * 2 // 3), seed=args.seed,
+                                        progress=lambda: bar.advance(task)))
+    if args.json:
+        print(json.dumps({"file": str(args.file), "games": [r.to_dict() for r in reviews]}, indent=1))
+        return 0
+    for gi, (review, (_, game)) in enumerate(zip(reviews, games, strict=True)):
+        if len(reviews) > 1:
+            out.rule(f"Game {gi + 1}")
+        out.print(f"{args.file.name}: {len(game.hands)} hands, {game.summary()}")
+        shown = [d for d in review.decisions if args.all or d.mark]
+        for d in shown:
+            who = review.players[d.seat]
+            line = f"hand {d.hand + 1:>2}  {who:<12} {d.words:<32} {d.mark:<2}"
+            if d.loss > 0:
+                line += f" -{d.loss:.2f}  (best: {d.best_words})"
+            out.print(line, soft_wrap=True)
+        table = Table(title="Expected points given away, per player")
+        for col in ("player", "decisions", "points lost", "per decision", "?!", "?", "??"):
+            table.add_column(col, justify="left" if col == "player" else "right")
+        for row in review.seat_totals():
+            table.add_row(str(row["player"]), str(row["decisions"]), f"{row['points_lost']:.2f}",
+                          f"{row['per_decision']:.3f}", str(row["inaccuracies"]), str(row["mistakes"]),
+                          str(row["blunders"]))
+        out.print(table)
+    out.print("?! costs over 0.05 expected points, ? over 0.25, ?? over 1 (see docs/analyze.md)")
+    return 0
+
+
 def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``euchre arena A B``: run :func:`euchre.arena.run_arena` with a progress bar on stderr,
     then print a table (or one JSON object)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -23,6 +23,7 @@ from rich.text import Text
 from euchre.actions import Action, Kind
 from euchre.bots.base import Bot
 from euchre.cards import Card, Suit, effective_suit
+from euchre.describe import action_words
 from euchre.errors import IllegalActionError, InvalidActionError
 from euchre.game import Game
 from euchre.state import Phase
@@ -47,12 +48,18 @@ Commands:
   pass / p        pass;  order, order alone, take, defend alone
   call h, h       name hearts as trump (c d h s);  call h alone, h alone
   show            show the table again
+  hint            each choice with the points the strongest bot expects from it
   help, ?         this help
   quit            save the game and stop (Ctrl-C or Ctrl-D does the same)"""
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q", "stop"})
 HELP_WORDS = frozenset({"help", "?", "commands"})
 SHOW_WORDS = frozenset({"show", "table", "look", "board"})
+HINT_WORDS = frozenset({"hint", "hints", "advice"})
+
+HintFn = Callable[[PlayerView], Sequence[Any]]
+"""Evaluates a view: items with ``action`` and ``points`` (expected points), best first, as
+:meth:`euchre.bots.search.SearchBot.evaluate` returns them."""
 
 
 def default_names(players: int, human_seat: int | None = None) -> list[str]:
@@ -279,13 +286,15 @@ def play_terminal(
     names: Sequence[str] | None = None,
     *,
     delay: float = 0.0,
+    hint_fn: HintFn | None = None,
 ) -> Status:
     """Play ``game`` to its end in the terminal, the human at ``human_seat`` (``None`` to watch
     bots play) and a bot at every other seat.
 
     Returns ``"finished"`` when the game is over, ``"quit"`` when the human typed ``quit`` or
     pressed Ctrl-C / Ctrl-D; then ``save_fn(game)`` is called first so the game can be resumed.
-    ``delay`` pauses (seconds) after each bot move so a human can follow the play.
+    ``delay`` pauses (seconds) after each bot move so a human can follow the play. With
+    ``hint_fn``, typing ``hint`` lists the human's choices with their expected points.
     """
     console = console or Console()
     n = game.rules.players
@@ -331,7 +340,7 @@ def play_terminal(
             tricks_before = len(game.state.tricks)
             trump_before = game.state.trump
             if seat == human_seat:
-                action = _ask_human(game, seat, seat_names, console, input_fn)
+                action = _ask_human(game, seat, seat_names, console, input_fn, hint_fn)
                 if action is None:
                     return stop()
             else:
@@ -371,8 +380,23 @@ def play_terminal(
     return "finished"
 
 
+def hint_text(view: PlayerView, evaluations: Sequence[Any]) -> Text:
+    """The hint: every choice in words with its expected points for the human's side this hand,
+    best first ("lead the right bower: +0.80 expected points")."""
+    out = Text("Hint (the strongest bot's estimate of the points your side can expect this hand):\n",
+               style="bold")
+    for i, e in enumerate(evaluations):
+        words = action_words(e.action, view)
+        style = "bold green" if i == 0 else ""
+        out += Text(f"  {words}: {e.points:+.2f} expected points", style=style)
+        if i + 1 < len(evaluations):
+            out += Text("\n")
+    return out
+
+
 def _ask_human(
-    game: Game, seat: int, names: Sequence[str], console: Console, input_fn: Callable[[str], str]
+    game: Game, seat: int, names: Sequence[str], console: Console, input_fn: Callable[[str], str],
+    hint_fn: HintFn | None = None,
 ) -> Action | None:
     """Show the human's view and read until a legal action is pushed; ``None`` means quit."""
     view = game.view(seat)
@@ -394,6 +418,16 @@ def _ask_human(
             continue
         if word in SHOW_WORDS:
             console.print(render_view(view, names))
+            continue
+        if word in HINT_WORDS:
+            if hint_fn is None:
+                console.print("Hints are off in this game (euchre play without --no-hints turns them on).")
+            elif len(view.legal_actions) == 1:
+                console.print(f"Only one choice: {action_words(view.legal_actions[0], view)}.")
+            else:
+                with console.status("Thinking..."):
+                    evaluations = hint_fn(view)
+                console.print(hint_text(view, evaluations))
             continue
         try:
             if word.isdigit():

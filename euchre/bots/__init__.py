@@ -13,12 +13,16 @@ player). Other modules add theirs with :func:`register_bot`.
 
 from euchre.bots.base import Bot, BotFactory, bot_descriptions, bot_names, make_bot, make_bots, register_bot
 from euchre.bots.heuristic import HeuristicBot
+from euchre.bots.levels import NoviceBot
 from euchre.bots.random_bot import RandomBot
+from euchre.bots.search import SearchBot
 
 __all__ = [
     "Bot", "BotFactory", "register_bot", "make_bot", "make_bots", "bot_names", "bot_descriptions",
-    "RandomBot", "HeuristicBot",
+    "RandomBot", "HeuristicBot", "SearchBot", "NoviceBot",
 ]
 
 register_bot("random", RandomBot, "uniformly random legal actions (seeded): the baseline")
 register_bot("heuristic", HeuristicBot, "rule-based: bids on hand strength, draws trump, wins cheaply")
+register_bot("novice", NoviceBot, "the heuristic player with lapses: a third of its cards at random (level easy)")
+register_bot("search", SearchBot, "samples the unseen cards and solves each deal exactly: the strongest")

@@ -1,0 +1,145 @@
+"""Game review: how many expected points each decision of a recorded game gave away.
+
+Every decision with a real choice (more than one legal action) is put to the search bot from the
+deciding seat's own view, exactly as the seat saw the table then: each legal action gets its
+expected points for the seat's side this hand (bidding followed by sound play, see
+:mod:`euchre.bots.search`), and the decision's *loss* is the best action's expectation minus the
+chosen one's. Summed per player it is the Euchre counterpart of a chess engine's game review.
+Points, not the chance of winning the game, are the unit, so losses add up across hands and
+read the same at any score.
+
+The estimate is a sample, so tiny losses are noise: :data:`NOISE` points and less are reported as
+0 (``mistake`` needs at least :data:`MISTAKE`). The evaluations use fixed seeds, so a review of the
+same record is the same every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from euchre.actions import Action
+from euchre.bots.search import Evaluation, SearchBot
+from euchre.describe import action_words
+from euchre.game import Game
+from euchre.state import Phase, State
+from euchre.view import PlayerView
+
+__all__ = ["Decision", "Review", "analyze_game", "NOISE", "MISTAKE", "BLUNDER"]
+
+NOISE = 0.05
+"""Losses up to this many expected points are within sampling noise and count as 0."""
+MISTAKE = 0.25
+BLUNDER = 1.0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the game with its review."""
+
+    hand: int
+    """Index of the hand in the game (0 = first)."""
+    number: int
+    """Index of the action within the hand."""
+    seat: int
+    phase: Phase
+    action: Action
+    words: str
+    """The action in words, from the seat's point of view."""
+    best: Action
+    best_words: str
+    loss: float
+    """Expected points the choice gave away against the best one (0 when it was the best)."""
+    evaluations: tuple[Evaluation, ...]
+
+    @property
+    def mark(self) -> str:
+        """``??`` for a blunder, ``?`` for a mistake, ``?!`` for an inaccuracy, else empty."""
+        if self.loss >= BLUNDER:
+            return "??"
+        if self.loss >= MISTAKE:
+            return "?"
+        if self.loss > NOISE:
+            return "?!"
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand, "number": self.number, "seat": self.seat, "phase": self.phase.name.lower(),
+            "action": str(self.action), "words": self.words, "best": str(self.best),
+            "best_words": self.best_words, "loss": round(self.loss, 3), "mark": self.mark,
+            "options": [{"action": str(e.action), "points": round(e.points, 3)} for e in self.evaluations],
+        }
+
+
+@dataclass
+class Review:
+    """Every reviewed decision of a game and the totals per seat."""
+
+    players: list[str]
+    decisions: list[Decision] = field(default_factory=list)
+
+    def seat_totals(self) -> list[dict[str, Any]]:
+        """Per seat: decisions reviewed, expected points lost, loss per decision, inaccuracies,
+        mistakes and blunders."""
+        out = []
+        for seat, name in enumerate(self.players):
+            mine = [d for d in self.decisions if d.seat == seat]
+            lost = sum(d.loss for d in mine)
+            out.append({
+                "seat": seat, "player": name, "decisions": len(mine), "points_lost": round(lost, 3),
+                "per_decision": round(lost / len(mine), 4) if mine else 0.0,
+                "inaccuracies": sum(d.mark == "?!" for d in mine),
+                "mistakes": sum(d.mark == "?" for d in mine),
+                "blunders": sum(d.mark == "??" for d in mine),
+            })
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "seats": self.seat_totals(),
+                "decisions": [d.to_dict() for d in self.decisions]}
+
+
+def _decisions(game: Game) -> Iterator[tuple[int, int, State]]:
+    """Each decision point of the game: (hand index, action index, the hand just before it)."""
+    for hi, hand in enumerate(game.hands):
+        state = State.from_deal(hand.rules, hand.deal)
+        for ai, action in enumerate(hand.history):
+            yield hi, ai, state
+            state.push(action)
+
+
+def count_decisions(game: Game) -> int:
+    """How many decisions :func:`analyze_game` reviews (those with more than one legal action)."""
+    return sum(1 for _, _, s in _decisions(game) if len(s.legal_actions()) > 1)
+
+
+def analyze_game(game: Game, *, players: list[str] | None = None, samples: int = 48,
+                 bid_samples: int = 32, seed: int = 0,
+                 progress: Callable[[], None] | None = None) -> Review:
+    """Review every real decision of ``game`` (see the module docstring). ``samples`` and
+    ``bid_samples`` set the search budget per decision; ``progress`` is called after each."""
+    n = game.rules.players
+    review = Review(players=list(players) if players else [f"seat {s}" for s in range(n)])
+    for hi, ai, state in _decisions(game):
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            continue
+        seat = state.to_act
+        chosen = game.hands[hi].history[ai]
+        view = PlayerView.of(state, seat)
+        bot = SearchBot(seed=seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
+                        time_limit=None, score_aware=False, bid_margin=0.0, alone_margin=0.0)
+        evaluations = tuple(sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points))
+        best = evaluations[0]
+        mine = next(e for e in evaluations if e.action == chosen)
+        loss = best.points - mine.points
+        review.decisions.append(Decision(
+            hand=hi, number=ai, seat=seat, phase=state.phase, action=chosen,
+            words=action_words(chosen, view), best=best.action, best_words=action_words(best.action, view),
+            loss=loss if loss > NOISE else 0.0, evaluations=evaluations,
+        ))
+        if progress is not None:
+            progress()
+    return review

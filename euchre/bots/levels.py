@@ -1,0 +1,68 @@
+"""Difficulty levels: a name a player picks (``--level easy``) mapped to a bot and its budget.
+
+* ``easy``: the heuristic player with lapses: a third of its card plays are random legal cards
+  (:class:`NoviceBot`), so a beginner can win tricks it should not;
+* ``medium``: the heuristic player, instant;
+* ``hard``: the search bot on a small budget (few samples, no reading of the bidding);
+* ``expert``: the search bot with its full budget, the strongest player that still answers
+  within the latency goal (median at most 100 ms, 99th percentile at most 500 ms a decision,
+  measured by ``bench/latency.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from euchre.actions import Action
+from euchre.bots.base import Bot, make_bot
+from euchre.bots.heuristic import HeuristicBot
+from euchre.state import Phase
+from euchre.view import PlayerView
+
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "NoviceBot", "level_bot", "level_spec"]
+
+LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("novice", {}),
+    "medium": ("heuristic", {}),
+    "hard": ("search", {"samples": 10, "bid_samples": 8, "min_samples": 4, "infer_bids": False}),
+    "expert": ("search", {}),
+}
+"""Level name -> (registered bot name, options passed to its factory)."""
+
+DEFAULT_LEVEL = "hard"
+
+
+class NoviceBot(Bot):
+    """The heuristic player, except that it plays a random legal card ``lapse`` of the time."""
+
+    name = "novice"
+
+    def __init__(self, seed: int | None = None, *, lapse: float = 1 / 3) -> None:
+        self.seed = seed
+        self.lapse = lapse
+        self._rng = random.Random(seed)
+        self._good = HeuristicBot(seed)
+
+    def reset(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        """A random card now and then, otherwise the heuristic choice."""
+        if view.phase is Phase.PLAY and self._rng.random() < self.lapse:
+            return self._rng.choice(view.legal_actions)
+        return self._good.choose(view)
+
+
+def level_spec(level: str) -> tuple[str, dict[str, Any]]:
+    """The bot name and options of a level; ``ValueError`` names the levels for an unknown one."""
+    try:
+        return LEVELS[level.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
+
+
+def level_bot(level: str, seed: int | None = None) -> Bot:
+    """A new bot playing at ``level``."""
+    name, opts = level_spec(level)
+    return make_bot(name, seed=seed, **opts)

@@ -1,0 +1,262 @@
+"""The search bot: sample the unseen cards, solve each sample exactly, choose the best average.
+
+For each decision the bot deals the cards it cannot see at random, consistently with everything
+its seat knows (:meth:`~euchre.view.PlayerView.resample`: cards played, voids shown, the up card in
+the dealer's hand), and weighs each sample by how well it explains the bidding: a sample in which
+the heuristic player would have bid as the seat really did counts fully, one in which it would
+not counts :data:`MISFIT` as much. Every legal action is then valued on every sample:
+
+* a card: by the exact solver (:mod:`euchre.solver`), all four hands open, best play after;
+* a bid, a discard, a lone defence: the rest of the bidding is played by the heuristic policy,
+  then the hand is solved from the first lead.
+
+The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
+last point at 9-9. With a target and two sides the bot maximises its chance of winning the game
+(:func:`win_probability`, from a model of independent hands); otherwise it maximises its side's
+points minus the others'. :meth:`SearchBot.evaluate` reports expected points per action too, for
+hints and game analysis.
+
+The known flaw of this method ("strategy fusion"): a sample is solved as if every card were face
+up, so the bot believes it will always guess right later. Measured against the solver's own
+choices with every card seen (``bench/ceiling.py``), the main cost shows up in bidding, where
+optimism about the play makes marginal calls and loners look better than they are;
+:data:`BID_MARGIN` and :data:`ALONE_MARGIN` correct for it (tuned in the arena, see docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from euchre.actions import PASS, Action, Kind
+from euchre.bots.base import Bot
+from euchre.bots.heuristic import HeuristicBot
+from euchre.state import Phase, State
+from euchre.view import PlayerView
+
+__all__ = ["SearchBot", "Evaluation", "win_probability"]
+
+MISFIT = 0.2
+"""Weight of a sample in which another seat's bid is not what the heuristic policy would have
+bid with the sampled cards (1 when it is)."""
+BID_MARGIN = 0.1
+"""Points a call that makes trump must beat passing by (the solver is optimistic about play)."""
+ALONE_MARGIN = 0.25
+"""Points going alone must beat the same call with the partner by."""
+
+HAND_OUTCOMES = {1: 0.280, 2: 0.180, 4: 0.016}
+"""Chance that one given side scores each number of points on a hand (the other side's chances
+are the same; the rest is thrown in). Measured with four heuristic bots, American rules
+(``euchre arena heuristic heuristic``): 56% of hands score 1, 36% score 2 (march or euchre),
+3% score 4; used only to value the game score."""
+
+
+@lru_cache(maxsize=16)
+def _win_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """P[a][b]: the chance that a side at ``a`` points beats a side at ``b`` to ``target``."""
+    outcomes = [(pts, p) for pts, p in HAND_OUTCOMES.items()]
+    total = 2 * sum(p for _, p in outcomes)
+    table = [[0.0] * (target + 1) for _ in range(target + 1)]
+    for a in range(target, -1, -1):
+        for b in range(target, -1, -1):
+            if a >= target:
+                table[a][b] = 1.0 if b < target else 0.5
+                continue
+            if b >= target:
+                table[a][b] = 0.0
+                continue
+            v = 0.0
+            for pts, p in outcomes:
+                v += p * table[min(a + pts, target)][b] + p * table[a][min(b + pts, target)]
+            table[a][b] = v / total
+    return tuple(tuple(row) for row in table)
+
+
+def win_probability(mine: int, theirs: int, target: int) -> float:
+    """The chance that a side with ``mine`` points beats one with ``theirs`` in a game to
+    ``target``, under the model of independent hands of :data:`HAND_OUTCOMES`."""
+    t = _win_table(target)
+    return t[min(max(mine, 0), target)][min(max(theirs, 0), target)]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One legal action as the search bot sees it."""
+
+    action: Action
+    points: float
+    """Expected points of the seat's side minus the others' (mean over the other sides) for this
+    hand, if the action is taken and everyone plays well after."""
+    utility: float
+    """What the bot maximises: the chance of winning the game (a target, two sides), else
+    ``points``."""
+    samples: int
+
+
+class SearchBot(Bot):
+    """Determinized search with an exact solver (see the module docstring).
+
+    ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
+    costs a whole-hand solve per sample and candidate); ``time_limit`` (seconds) stops sampling
+    early on a slow machine, after at least ``min_samples``. ``infer_bids`` weighs samples by the
+    bidding, ``score_aware`` values points by the chance of winning the game.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, *, samples: int = 40, bid_samples: int = 24,
+                 min_samples: int = 8, time_limit: float | None = 0.35, infer_bids: bool = True,
+                 score_aware: bool = True, bid_margin: float = BID_MARGIN,
+                 alone_margin: float = ALONE_MARGIN) -> None:
+        self.seed = seed
+        self.samples = samples
+        self.bid_samples = bid_samples
+        self.min_samples = min_samples
+        self.time_limit = time_limit
+        self.infer_bids = infer_bids
+        self.score_aware = score_aware
+        self.bid_margin = bid_margin
+        self.alone_margin = alone_margin
+        from euchre.solver import Solver  # numba is loaded only by the players that search
+
+        self._rng = random.Random(seed)
+        self._solver = Solver()
+        self._policy = HeuristicBot(seed)
+
+    def reset(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    # --- deciding ------------------------------------------------------------------------------
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best expected utility (a forced action without search)."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluate(view)[0].action
+
+    def evaluate(self, view: PlayerView, *, samples: int | None = None,
+                 actions: list[Action] | None = None) -> list[Evaluation]:
+        """Every legal action of the seat to act (or only ``actions``) with its expected points
+        and utility, best first (ties keep the engine's action order). Without ``actions``,
+        hopeless round-2 calls may be dropped after the first samples to save time."""
+        seat = view.seat
+        if seat is None or not view.legal_actions:
+            raise ValueError("evaluate needs the view of the seat to act")
+        legal = list(view.legal_actions) if actions is None else list(actions)
+        prune = actions is None
+        bidding = view.phase is not Phase.PLAY
+        count = samples if samples is not None else (self.bid_samples if bidding else self.samples)
+        start = time.perf_counter()
+        sums = {a: [0.0, 0.0] for a in legal}
+        weight_total = 0.0
+        used = 0
+        candidates = legal
+        for i in range(max(count, 1)):
+            if (self.time_limit is not None and i >= self.min_samples
+                    and time.perf_counter() - start > self.time_limit):
+                break
+            sample = view.resample(self._rng)
+            w = self._weight(sample, seat) if self.infer_bids else 1.0
+            values = self._values(sample, seat, candidates, view)
+            for a, (pts, util) in values.items():
+                sums[a][0] += w * pts
+                sums[a][1] += w * util
+            weight_total += w
+            used += 1
+            if prune and bidding and i == self.min_samples - 1 and view.phase is Phase.BID2:
+                candidates = self._prune(candidates, sums)
+        out = []
+        for a in candidates:
+            pts, util = (x / weight_total for x in sums[a])
+            out.append(Evaluation(a, pts, util, used))
+        out.sort(key=lambda e: -self._adjusted(e, view))
+        return out
+
+    def _adjusted(self, e: Evaluation, view: PlayerView) -> float:
+        """The utility the choice is made on: bids and loners must clear a margin (in points,
+        converted to utility near the current score)."""
+        a = e.action
+        margin = 0.0
+        if view.phase is not Phase.PLAY and a.is_bid and a != PASS and view.phase is not Phase.JOKER:
+            margin += self.bid_margin
+        if a.alone:
+            margin += self.alone_margin
+        if margin == 0.0:
+            return e.utility
+        return e.utility - margin * self._slope(view)
+
+    def _slope(self, view: PlayerView) -> float:
+        """Utility per point at the current score (1 when the bot counts points)."""
+        target = view.rules.target
+        if not (self.score_aware and target is not None and view.rules.sides == 2):
+            return 1.0
+        me = view.side_of(view.seat)  # type: ignore[arg-type]
+        mine, theirs = view.scores[me], view.scores[1 - me]
+        up = win_probability(mine + 1, theirs, target) - win_probability(mine, theirs, target)
+        down = win_probability(mine, theirs, target) - win_probability(mine, theirs + 1, target)
+        return max((up + down) / 2, 1e-3)
+
+    @staticmethod
+    def _prune(candidates: list[Action], sums: dict[Action, list[float]]) -> list[Action]:
+        """Round 2: after the first samples keep passing, the best calls with the partner, and
+        going alone only in the best suit (each candidate costs a solve per sample)."""
+        calls = [a for a in candidates if a.kind is Kind.CALL]
+        best = sorted(calls, key=lambda a: -sums[a][1])[:2]
+        keep = [a for a in candidates if a == PASS or a in best
+                or (a.kind is Kind.CALL_ALONE and best and a.suit == best[0].suit)]
+        return keep
+
+    # --- valuing one sample -----------------------------------------------------------------
+    def _values(self, sample: State, seat: int, actions: list[Action],
+                view: PlayerView) -> dict[Action, tuple[float, float]]:
+        """Points and utility of each action on one fully known sample."""
+        out: dict[Action, tuple[float, float]] = {}
+        if sample.phase is Phase.PLAY:
+            tricks = self._solver.action_values(sample)
+            for a in actions:
+                out[a] = self._score(sample, sample.score_for(tricks[a]), seat, view)
+            return out
+        for a in actions:
+            st = sample.copy(stack=False)
+            st._push(a)
+            while st.phase is not Phase.PLAY and not st.is_over:
+                st._push(self._policy.choose(PlayerView.of(st, st.to_act)))
+            if st.is_over:
+                pts = st.points or (0,) * st.rules.sides
+            else:
+                pts = st.score_for(self._solver.solve(st))
+            out[a] = self._score(st, pts, seat, view)
+        return out
+
+    def _score(self, state: State, pts: tuple[int, ...], seat: int,
+               view: PlayerView) -> tuple[float, float]:
+        """(net points, utility) of a hand's points for the seat's side."""
+        rules = state.rules
+        me = rules.side_of(seat)
+        others = [p for s, p in enumerate(pts) if s != me]
+        net = pts[me] - sum(others) / len(others)
+        target = rules.target
+        if self.score_aware and target is not None and rules.sides == 2:
+            mine = view.scores[me] + pts[me]
+            theirs = view.scores[1 - me] + pts[1 - me]
+            return net, win_probability(mine, theirs, target)
+        return net, net
+
+    def _weight(self, sample: State, seat: int) -> float:
+        """How well the sample explains the other seats' bids (1, or MISFIT per surprise)."""
+        if not any(s != seat and a.is_bid for s, a in zip(sample.seats, sample.history, strict=True)):
+            return 1.0
+        replay = State.from_deal(sample.rules, sample.deal)
+        w = 1.0
+        for s, a in zip(sample.seats, sample.history, strict=True):
+            if not a.is_bid or replay.phase is Phase.PLAY:
+                break
+            if s != seat and len(replay.legal_actions()) > 1:
+                if self._policy.choose(PlayerView.of(replay, s)) != a:
+                    w *= MISFIT
+            replay._push(a)
+        return w
