@@ -20,6 +20,7 @@ from typing import Any
 
 from euchre import notation
 from euchre.actions import Kind
+from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.errors import RecordError, RulesError
 from euchre.game import Game
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
@@ -107,8 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_options(play)
     play.add_argument("--seed", type=int, default=None, help="seed of the deals (default: random)")
     play.add_argument("--seat", type=_nonneg_int, default=0, help="your seat, 0 .. players-1 (default 0)")
-    play.add_argument("--level", choices=["easy", "medium", "hard", "expert"], default=None,
-                      help="strength of the computer players (default hard; see docs/bots.md)")
+    play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None,
+                      help=f"strength of the computer players (default {DEFAULT_LEVEL}; see docs/bots.md)")
     play.add_argument("--bots", default=None,
                       help="bot name, or one per other seat, comma-separated (instead of --level)")
     play.add_argument("--no-hints", action="store_true",
@@ -155,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Reads our records (.toml), EGN and EMN match files.")
     ana.add_argument("file", type=Path)
     ana.add_argument("--samples", type=_positive_int, default=48,
-                     help="sampled deals per card decision (default 48; bids use two thirds)")
+                     help="sampled deals per card decision (default 48; bids use two thirds of it, at least 8)")
     ana.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
     ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     ana.add_argument("--json", action="store_true", help="print one JSON object")
@@ -251,7 +252,10 @@ def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | Non
 def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from rich.console import Console
 
-    from euchre.bots.levels import DEFAULT_LEVEL, level_bot
+    from euchre.bots.levels import level_bot
+
+    if args.level is not None and args.bots is not None:
+        parser.exit(2, "euchre: error: give --level or --bots, not both\n")
 
     console = Console(no_color=args.no_color, highlight=False)
     save_path: Path = args.save or default_save_path()
@@ -473,9 +477,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             out.rule(f"Game {gi + 1}")
         out.print(f"{args.file.name}: {len(game.hands)} hands, {game.summary()}")
         shown = [d for d in review.decisions if args.all or d.mark]
+        width = max((len(p) for p in review.players), default=8)
         for d in shown:
             who = review.players[d.seat]
-            line = f"hand {d.hand + 1:>2}  {who:<12} {d.words:<32} {d.mark:<2}"
+            line = f"hand {d.hand + 1:>2}  {who:<{width}}  {d.words:<32} {d.mark:<2}"
             if d.loss > 0:
                 line += f" -{d.loss:.2f}  (best: {d.best_words})"
             out.print(line, soft_wrap=True)
@@ -487,7 +492,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
                           f"{row['per_decision']:.3f}", str(row["inaccuracies"]), str(row["mistakes"]),
                           str(row["blunders"]))
         out.print(table)
-    out.print("?! costs over 0.05 expected points, ? over 0.25, ?? over 1 (see docs/analyze.md)")
+    out.print("?! costs over 0.05 expected points, ? at least 0.25, ?? at least 1 (see docs/analyze.md)",
+              soft_wrap=True)
     return 0
 
 

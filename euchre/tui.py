@@ -385,6 +385,7 @@ def hint_text(view: PlayerView, evaluations: Sequence[Any]) -> Text:
     best first ("lead the right bower: +0.80 expected points")."""
     out = Text("Hint (the strongest bot's estimate of the points your side can expect this hand):\n",
                style="bold")
+    evaluations = sorted(evaluations, key=lambda e: -e.points)
     for i, e in enumerate(evaluations):
         words = action_words(e.action, view)
         style = "bold green" if i == 0 else ""

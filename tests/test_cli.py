@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from euchre import Game, Rules, notation
+from euchre.bots import make_bot
 from euchre.cli import build_parser, main, rules_from_args
 
 EGN_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "egn"
@@ -142,3 +143,69 @@ def test_replay_emn_match_prints_every_game() -> None:
     p = run("replay", "--quiet", str(EGN_DIR / "combination" / "MotE W5 Match.emn"))
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("game over") == 6
+
+
+# --- play: levels and hints ---------------------------------------------------------------------------
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_play_level_parses(level: str) -> None:
+    args = build_parser().parse_args(["play", "--level", level, "--no-hints"])
+    assert args.level == level and args.no_hints
+    assert build_parser().parse_args(["play"]).level is None  # the default level is chosen in play
+
+
+@pytest.mark.parametrize("argv", [["play", "--level", "bogus"], ["--level", "bogus"]])
+def test_play_unknown_level_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--level" in err and "invalid choice: 'bogus'" in err and "expert" in err
+
+
+def play_typing(monkeypatch: pytest.MonkeyPatch, argv: list[str], typed: str) -> int:
+    """Run ``euchre play`` in-process with ``typed`` as the terminal input (then end of input)."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    return main(argv)
+
+
+def test_play_at_a_level_with_a_hint_then_resume_without(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.bots import levels
+
+    monkeypatch.setenv("EUCHRE_HOME", str(tmp_path))
+    asked: list[str] = []
+    real_level_bot = levels.level_bot
+
+    def spy(level: str, seed: int | None = None) -> object:
+        asked.append(level)
+        return real_level_bot(level, seed=seed)
+
+    monkeypatch.setattr(levels, "level_bot", spy)
+    assert play_typing(monkeypatch, ["play", "--level", "medium", "--seed", "3", "--no-color"], "hint\nquit\n") == 0
+    out = capsys.readouterr().out
+    assert asked == ["medium"] * 3
+    assert "Hint (the strongest bot's estimate" in out and "order up: " in out and "expected points" in out
+    assert "Game saved in" in out
+    saved = notation.load(tmp_path / "saved-game.toml")
+    assert saved.meta["level"] == "medium" and saved.meta["human_seat"] == 0
+
+    asked.clear()
+    assert play_typing(monkeypatch, ["play", "--resume", "--no-hints", "--no-color"], "hint\nquit\n") == 0
+    out = capsys.readouterr().out
+    assert asked == ["medium"] * 3  # the saved game keeps its level
+    assert "Resuming the game saved in" in out and "Hints are off in this game" in out
+
+
+def test_play_without_a_level_uses_the_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.bots import levels
+
+    monkeypatch.setenv("EUCHRE_HOME", str(tmp_path))
+    asked: list[str] = []
+    monkeypatch.setattr(levels, "level_bot", lambda level, seed=None: asked.append(level) or make_bot("random"))
+    assert play_typing(monkeypatch, ["play", "--seed", "4", "--no-hints", "--no-color"], "quit\n") == 0
+    assert asked == [levels.DEFAULT_LEVEL] * 3
+    assert notation.load(tmp_path / "saved-game.toml").meta["level"] == levels.DEFAULT_LEVEL
+    capsys.readouterr()

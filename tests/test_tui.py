@@ -9,11 +9,14 @@ import pytest
 from rich.console import Console
 
 from euchre import Game, Rules
-from euchre.actions import PASS
+from euchre.actions import ORDER, ORDER_ALONE, PASS, Action
 from euchre.bots import Bot, make_bot
-from euchre.cards import JOKER, Card
-from euchre.state import Phase
-from euchre.tui import card_text, default_names, play_terminal, render_view
+from euchre.bots.search import Evaluation
+from euchre.cards import JOKER, Card, Suit
+from euchre.describe import action_words, card_words
+from euchre.state import Phase, State
+from euchre.tui import card_text, default_names, hint_text, play_terminal, render_view
+from euchre.view import PlayerView
 
 
 def console() -> Console:
@@ -194,3 +197,158 @@ def test_error_messages_show_cards_as_the_table_does() -> None:
     text = _with_card_symbols("you must follow hearts: you hold Ah, Th").plain
     assert text == "you must follow hearts: you hold A♥, 10♥"
     assert _with_card_symbols("the Joker Jk; not a card: Xz").plain == "the Joker JK; not a card: Xz"
+
+
+# --- hints ------------------------------------------------------------------------------------------
+def fake_hints(calls: list[tuple[int, ...]]) -> Callable[[PlayerView], list[Evaluation]]:
+    """A hint function that values the legal actions in reverse engine order, best +0.80 then 1 point
+    less each, and records the legal actions it was asked about."""
+
+    def hint_fn(view: PlayerView) -> list[Evaluation]:
+        assert view.is_my_turn
+        calls.append(tuple(view.legal_actions))
+        ranked = list(reversed(view.legal_actions))
+        return [Evaluation(a, 0.8 - i, 0.5, 7) for i, a in enumerate(ranked)]
+
+    return hint_fn
+
+
+def hint_lines(out: str) -> list[list[str]]:
+    """The choice lines of each hint printed, in order."""
+    blocks = out.split("Hint (the strongest bot's estimate of the points your side can expect this hand):")[1:]
+    return [[ln.strip() for ln in b.splitlines()[1:] if ln.startswith("  ") and "expected points" in ln]
+            for b in blocks]
+
+
+def test_hint_lists_every_choice_in_words_best_first() -> None:
+    game = Game(Rules(), seed=11, dealer=3)  # seat 0 speaks first, not the dealer
+    con = console()
+    calls: list[tuple[int, ...]] = []
+    hinted_play: list[bool] = []
+
+    def then() -> str:
+        view = game.view(0)
+        if view.phase is Phase.PLAY and len(view.legal_actions) > 1 and not hinted_play:
+            hinted_play.append(True)
+            return "hint"
+        return "1"
+
+    status = play_terminal(game, 0, bots_for(game, 0), con, scripted(["hint", "advice"], then),
+                           hint_fn=fake_hints(calls))
+    out = con.export_text()
+    assert status == "finished" and game.is_over  # the game goes on after hints
+    assert calls[0] == calls[1] == (PASS, ORDER, ORDER_ALONE) and len(calls) == 3 and hinted_play
+    first = hint_lines(out)[0]
+    assert first == ["order up and go alone: +0.80 expected points", "order up: -0.20 expected points",
+                     "pass: -1.20 expected points"]
+    assert hint_lines(out)[1] == first  # "advice" is the same command
+    play_hint = hint_lines(out)[2]
+    assert len(play_hint) == len(calls[2]) and all(ln.startswith(("lead the ", "play the ")) for ln in play_hint)
+    assert [float(ln.split(": ")[1].split()[0]) for ln in play_hint] == pytest.approx(
+        [0.8 - i for i in range(len(play_hint))])
+    # After the hints the human's answers were taken as usual: the first bid is the first choice, pass.
+    assert game.hands[0].history[0] == PASS and game.hands[0].seats[0] == 0
+
+
+def test_hint_when_hints_are_off() -> None:
+    game = Game(Rules(), seed=11, dealer=3)
+    con = console()
+    assert play_terminal(game, 0, bots_for(game, 0), con, scripted(["hint"]), hint_fn=None) == "finished"
+    out = con.export_text()
+    assert "Hints are off in this game" in out and "Hint (" not in out
+
+
+def test_hint_with_one_legal_action_says_so() -> None:
+    game = Game(Rules(), seed=11, dealer=3)
+    con = console()
+    calls: list[tuple[int, ...]] = []
+    forced: list[str] = []
+
+    def then() -> str:
+        view = game.view(0)
+        if len(view.legal_actions) == 1 and not forced:
+            forced.append(action_words(view.legal_actions[0], view))
+            return "hint"
+        return "1"
+
+    status = play_terminal(game, 0, bots_for(game, 0), con, scripted([], then), hint_fn=fake_hints(calls))
+    out = con.export_text()
+    assert status == "finished" and forced
+    assert f"Only one choice: {forced[0]}." in out
+    assert calls == [] and "Hint (" not in out  # nothing to search
+
+
+def test_hint_from_the_search_bot() -> None:
+    from euchre.bots import SearchBot
+
+    game = Game(Rules(), seed=11, dealer=3)
+    con = console()
+    adviser = SearchBot(seed=0, samples=3, bid_samples=2, min_samples=1, time_limit=None)
+    play_terminal(game, 0, bots_for(game, 0), con, scripted(["hint", "quit"]), hint_fn=adviser.evaluate)
+    lines = hint_lines(con.export_text())[0]
+    assert sorted(ln.split(":")[0] for ln in lines) == ["order up", "order up and go alone", "pass"]
+
+
+def test_hint_text_signs_the_points() -> None:
+    game = Game(Rules(), seed=11, dealer=3)
+    view = game.view(0)
+    text = hint_text(view, [Evaluation(ORDER, 1.234, 0.7, 3), Evaluation(PASS, 0.0, 0.5, 3),
+                            Evaluation(ORDER_ALONE, -2.5, 0.2, 3)]).plain
+    assert text.splitlines()[1:] == ["  order up: +1.23 expected points", "  pass: +0.00 expected points",
+                                     "  order up and go alone: -2.50 expected points"]
+
+
+# --- actions in words ---------------------------------------------------------------------------
+WORDS_DEAL = ["Tc Jc Qs Ks 9d", "Jh Jd Ah Kh Qh", "Ac Kc Qc 9c Ts", "Th As Js 9s Ad"]  # dealer 0, up 9h
+
+
+def words_view(actions: list[str], rules: Rules | None = None, hands: list[str] | None = None,
+               up: str = "9h") -> PlayerView:
+    s = State(rules or Rules(), dealer=0, hands=hands or WORDS_DEAL, up_card=up)
+    for a in actions:
+        s.push(a)
+    return PlayerView.of(s, s.to_act)
+
+
+def words(view: PlayerView, text: str) -> str:
+    action = Action.parse(text)
+    assert action in view.legal_actions, (text, view.legal_actions)
+    return action_words(action, view)
+
+
+def test_action_words_for_the_bidding() -> None:
+    first = words_view([])  # seat 1, not the dealer
+    assert words(first, "pass") == "pass"
+    assert words(first, "order") == "order up"
+    assert words(first, "order alone") == "order up and go alone"
+    dealer = words_view(["pass"] * 3)
+    assert dealer.seat == dealer.dealer == 0
+    assert words(dealer, "order") == "pick up"
+    assert words(dealer, "order alone") == "pick up and go alone"
+    round2 = words_view(["pass"] * 4)
+    assert words(round2, "call s") == "call spades"
+    assert words(round2, "call c alone") == "call clubs alone"
+    assert words(words_view(["order"]), "discard 9d") == "discard the nine of diamonds"
+    two = words_view(["order"], Rules.preset("two-handed"), ["9c Tc Jc Qc Kc", "Jh Jd Ah Kh Qh"])
+    assert two.phase is Phase.TAKE
+    assert words(two, "take") == "pick up" and words(two, "pass") == "pass"
+    defend = words_view(["order alone", "discard 9d"], Rules.preset("american", defend_alone=True))
+    assert defend.phase is Phase.DEFEND
+    assert words(defend, "defend alone") == "defend alone"
+
+
+def test_action_words_for_cards_lead_or_play_and_the_bowers() -> None:
+    lead = words_view(["order", "discard 9d"])  # hearts are trump; seat 1 leads
+    assert words(lead, "play Jh") == "lead the right bower"
+    assert words(lead, "play Jd") == "lead the left bower"
+    assert words(lead, "play Ah") == "lead the ace of hearts"
+    follow = words_view(["order", "discard 9d", "play Jh"])
+    assert words(follow, "play Ac") == "play the ace of clubs"
+    assert card_words(Card.parse("Jc"), Suit.HEARTS) == "the jack of clubs"  # not a bower under hearts
+    assert card_words(Card.parse("Jd"), None) == "the jack of diamonds"  # no trump yet, no bower
+    assert card_words(Card.parse("Jd"), Suit.DIAMONDS) == "the right bower"
+    assert card_words(JOKER, None) == card_words(JOKER, Suit.SPADES) == "the Joker"
+    joker = words_view(["order", "discard 9s"], Rules.preset("british"),
+                       ["Th Qh Kh Ah 9s", "Jk Ac Kc Qs Ks", "Jh 9c Tc Jc Qc", "Jd Td Qd Kd Ad"])
+    assert words(joker, "play Jk") == "lead the Joker"
+    assert words(joker, "play Ks") == "lead the king of spades"

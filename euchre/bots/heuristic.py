@@ -27,6 +27,7 @@ Joker are never re-derived here.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from functools import lru_cache
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind, call, discard, play
 from euchre.bots.base import Bot
@@ -77,10 +78,18 @@ DEFEND_ALONE_THRESHOLD = 3.0
 """Estimated tricks (in the maker's trump) for defending alone against a loner: rare."""
 
 
+@lru_cache(maxsize=64)
+def _all_trumps(deck: int, trump: int) -> tuple[Card, ...]:
+    """Every trump of the deck, highest first (cached: the search bot asks this policy often)."""
+    cards = [c for c in deck_cards(deck) if effective_suit(c, trump) == trump]
+    return tuple(sorted(cards, key=lambda c: -card_power(c, trump)))
+
+
 def _trump_order(deck: int, trump: int, dead: Collection[Card] = ()) -> list[Card]:
     """The trumps of the deck that are still live (not in ``dead``), highest first."""
-    cards = [c for c in deck_cards(deck) if effective_suit(c, trump) == trump and c not in dead]
-    return sorted(cards, key=lambda c: -card_power(c, trump))
+    if not dead:
+        return list(_all_trumps(deck, trump))
+    return [c for c in _all_trumps(deck, trump) if c not in dead]
 
 
 def estimate_tricks(cards: Iterable[Card], trump: int, deck: int, dead: Collection[Card] = ()) -> float:

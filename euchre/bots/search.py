@@ -46,6 +46,9 @@ BID_MARGIN = 0.1
 ALONE_MARGIN = 0.25
 """Points going alone must beat the same call with the partner by."""
 
+_MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
+"""Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
+
 HAND_OUTCOMES = {1: 0.280, 2: 0.180, 4: 0.016}
 """Chance that one given side scores each number of points on a hand (the other side's chances
 are the same; the rest is thrown in). Measured with four heuristic bots, American rules
@@ -106,7 +109,7 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 40, bid_samples: int = 24,
+    def __init__(self, seed: int | None = None, *, samples: int = 60, bid_samples: int = 48,
                  min_samples: int = 8, time_limit: float | None = 0.35, infer_bids: bool = True,
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
                  alone_margin: float = ALONE_MARGIN) -> None:
@@ -181,7 +184,7 @@ class SearchBot(Bot):
         converted to utility near the current score)."""
         a = e.action
         margin = 0.0
-        if view.phase is not Phase.PLAY and a.is_bid and a != PASS and view.phase is not Phase.JOKER:
+        if a.kind in _MAKING and view.phase is not Phase.JOKER:
             margin += self.bid_margin
         if a.alone:
             margin += self.alone_margin
@@ -259,4 +262,4 @@ class SearchBot(Bot):
                 if self._policy.choose(PlayerView.of(replay, s)) != a:
                     w *= MISFIT
             replay._push(a)
-        return w
+        return max(w, 1e-9)  # never 0, so a view no sample explains still has an average

@@ -1,0 +1,396 @@
+"""The search bot: legal everywhere, repeatable by seed, blind to hidden cards, right where the answer
+is certain; the win-probability model; the difficulty levels and the novice bot.
+
+Budgets are tiny (a few sampled deals per decision): these tests check what the bot does, not how
+well it plays (that is the arena's job, ``docs/arena.md``). Exact tuned constants (samples, margins)
+are deliberately not asserted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from euchre import Game, Rules, State
+from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, play
+from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
+from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
+from euchre.bots.search import Evaluation, win_probability
+from euchre.cards import Card
+from euchre.state import Phase
+from euchre.view import PlayerView
+
+AMERICAN = Rules.preset("american")
+
+
+def tiny(seed: int = 0, **kw: object) -> SearchBot:
+    """A search bot on a budget small enough for unit tests, deterministic (no clock)."""
+    opts: dict[str, object] = {"samples": 4, "bid_samples": 3, "min_samples": 2, "time_limit": None}
+    opts.update(kw)
+    return SearchBot(seed=seed, **opts)  # type: ignore[arg-type]
+
+
+def after(rules: Rules, hands: list[str], up: str, actions: list[str], *, dealer: int = 0,
+          stock: str | None = None) -> State:
+    """An explicit deal with some actions applied."""
+    s = State(rules, dealer=dealer, hands=hands, up_card=up, stock=stock)
+    for a in actions:
+        s.push(a)
+    return s
+
+
+def points(evaluations: list[Evaluation]) -> dict[str, float]:
+    return {str(e.action): e.points for e in evaluations}
+
+
+# --- named deals --------------------------------------------------------------------------------
+# RUFF_TO_MARCH: dealer 0, up card Ks turned down; seat 1 calls diamonds in round 2. Trick 1: seat 1
+# leads the left bower Jh, seat 2 shows out of trump (Qh). Trick 2: seat 1 leads Kd, seat 3 wins
+# with the right bower Jd, seat 0 shows out of trump (Ac). Trick 3: seat 3 leads 9s, seat 0 plays
+# Qs, and seat 1 holds Ah Kc 9d. Both opponents are void in trump, and Ah, Kc are the best cards of
+# their suits (Jh is a trump, Ac is gone), so ruffing with 9d marches (2 points) on every deal of the
+# unseen cards, while Ah or Kc gives trick 3 away (1 point).
+RUFF_TO_MARCH_DEAL = ["Qd Qs Ac Qc Th", "Ah Jh Kc Kd 9d", "9c Ts Tc Qh Jc", "9s Jd Td 9h Kh"]
+RUFF_TO_MARCH_ACTIONS = ["pass"] * 4 + ["call d", "play Jh", "play Qh", "play Td", "play Qd",
+                                        "play Kd", "play Tc", "play Jd", "play Ac", "play 9s", "play Qs"]
+
+
+def ruff_to_march() -> State:
+    s = after(AMERICAN, RUFF_TO_MARCH_DEAL, "Ks", RUFF_TO_MARCH_ACTIONS, stock="Ad Js As")
+    assert s.to_act == 1 and s.phase is Phase.PLAY and s.trump == 1 and s.maker == 1
+    assert sorted(str(a) for a in s.legal_actions()) == ["play 9d", "play Ah", "play Kc"]
+    return s
+
+
+# TOP_FIVE: seat 1 (first to speak, dealer 0) holds the five highest hearts and the up card is 9h.
+TOP_FIVE_DEAL = ["Ks As 9c Tc Jc", "Jh Jd Ah Kh Qh", "Qc Kc Ac 9d Td", "Qd Kd Ad 9s Ts"]
+
+
+def top_five(rules: Rules = AMERICAN, actions: tuple[str, ...] = ()) -> State:
+    return after(rules, TOP_FIVE_DEAL, "9h", list(actions), stock="Th Js Qs")
+
+
+# --- legal in every game ------------------------------------------------------------------------
+PRESETS = [
+    ("american", {}),
+    ("british", {}),
+    ("two-handed", {}),
+    ("cut-throat", {}),
+    ("long", {}),
+    ("american", {"defend_alone": True, "stick_the_dealer": True}),
+]
+
+
+@pytest.mark.parametrize(("preset", "switches"), PRESETS, ids=[f"{p}{'+' if s else ''}" for p, s in PRESETS])
+def test_search_bot_finishes_whole_games_with_legal_actions(preset: str, switches: dict[str, bool]) -> None:
+    rules = Rules.preset(preset, **switches)
+    # Four players: a search bot on each side (seats 0 and 1), heuristic partners, to keep it quick.
+    searching = {0, 1} if rules.players == 4 else set(range(rules.players))
+    bots: dict[int, Bot] = {s: SearchBot(seed=10 + s, samples=4, bid_samples=3, min_samples=2) if s in searching
+                            else HeuristicBot(seed=s) for s in range(rules.players)}
+    game = Game(rules, seed=3)
+    steps = searched = 0
+    while not game.is_over:
+        seat = game.to_act
+        view = game.view(seat)
+        action = bots[seat].choose(view)
+        assert action in view.legal_actions, (preset, seat, view.phase, action, view.legal_actions)
+        game.push(action)
+        searched += seat in searching and len(view.legal_actions) > 1
+        steps += 1
+        assert steps < 5_000
+    assert game.is_over and searched > 20
+
+
+def test_choose_refuses_a_view_that_is_not_to_act() -> None:
+    game = Game(AMERICAN, seed=1)
+    idle = next(s for s in range(4) if s != game.to_act)
+    with pytest.raises(ValueError, match="no legal action"):
+        tiny().choose(game.view(idle))
+    with pytest.raises(ValueError, match="seat to act"):
+        tiny().evaluate(game.view(None))
+
+
+def test_a_forced_action_is_returned_without_search() -> None:
+    s = ruff_to_march()
+    while len(s.legal_actions()) > 1:
+        s.push(s.legal_actions()[0])
+    view = PlayerView.of(s, s.to_act)
+    bot = tiny()
+
+    def no_search(*args: object, **kw: object) -> list[Evaluation]:
+        raise AssertionError("a forced action needs no search")
+
+    bot.evaluate = no_search  # type: ignore[method-assign]
+    assert bot.choose(view) == view.legal_actions[0]
+
+
+# --- repeatable, and blind to what the seat cannot see -------------------------------------------
+def decision_views(rules: Rules, seed: int, count: int) -> list[PlayerView]:
+    """The first ``count`` views with a real choice in a game played by heuristic bots."""
+    game = Game(rules, seed=seed)
+    bots = {s: HeuristicBot(seed=s) for s in range(rules.players)}
+    out = []
+    while not game.is_over and len(out) < count:
+        view = game.view(game.to_act)
+        if len(view.legal_actions) > 1:
+            out.append(view)
+        game.push(bots[game.to_act].choose(view))
+    return out
+
+
+def test_same_seed_same_choices() -> None:
+    views = decision_views(AMERICAN, seed=8, count=30)
+    assert {v.phase for v in views} >= {Phase.BID1, Phase.PLAY}
+    first, second = tiny(seed=4), tiny(seed=4)
+    picks = [first.choose(v) for v in views]
+    assert picks == [second.choose(v) for v in views]
+    first.reset()
+    assert [first.choose(v) for v in views] == picks
+    assert all(p in v.legal_actions for p, v in zip(picks, views, strict=True))
+
+
+def other_deal_same_view(state: State, seat: int, seed: int) -> State:
+    """A real hand that differs from ``state`` only in cards ``seat`` cannot see."""
+    view = PlayerView.of(state, seat)
+    rng = random.Random(seed)
+    for _ in range(50):
+        other = view.resample(rng)
+        if other.hands != state.hands:
+            assert PlayerView.of(other, seat) == view
+            return other
+    raise AssertionError("every resample dealt the hidden cards as in the real hand")
+
+
+@pytest.mark.parametrize("where", ["bidding", "round 2", "play"])
+def test_hidden_cards_do_not_change_the_choice(where: str) -> None:
+    if where == "play":
+        real = ruff_to_march()
+    else:
+        real = State.random(AMERICAN, dealer=0, rng=random.Random(21))
+        real.push("pass")
+        real.push("pass")  # seat 3 decides knowing two passes (the bid inference reads them)
+        if where == "round 2":
+            for _ in range(3):
+                real.push("pass")
+    seat = real.to_act
+    other = other_deal_same_view(real, seat, seed=5)
+    a = tiny(seed=7).evaluate(PlayerView.of(real, seat))
+    b = tiny(seed=7).evaluate(PlayerView.of(other, seat))
+    assert a == b
+    assert tiny(seed=7).choose(PlayerView.of(real, seat)) == tiny(seed=7).choose(PlayerView.of(other, seat))
+
+
+# --- evaluate -------------------------------------------------------------------------------------
+def views_by_phase(rules: Rules, seeds: range) -> dict[Phase, PlayerView]:
+    """The first view with a real choice in each phase, from hands played by random bots."""
+    found: dict[Phase, PlayerView] = {}
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = State.random(rules, dealer=seed % rules.players, rng=rng)
+        while not s.is_over:
+            legal = s.legal_actions()
+            if s.phase not in found and len(legal) > 1:
+                found[s.phase] = PlayerView.of(s, s.to_act)
+            s.push(rng.choice(legal))
+    return found
+
+
+EVAL_CASES = [
+    (Rules.preset("american", defend_alone=True),
+     {Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.DEFEND, Phase.PLAY}),
+    (Rules.preset("british"), {Phase.BID1, Phase.BID2, Phase.JOKER, Phase.DISCARD, Phase.PLAY}),
+    (Rules.preset("two-handed"), {Phase.BID1, Phase.TAKE, Phase.BID2, Phase.DISCARD, Phase.PLAY}),
+    (Rules.preset("cut-throat"), {Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.PLAY}),
+]
+
+
+@pytest.mark.parametrize(("rules", "phases"), EVAL_CASES, ids=["american-defend", "british", "two-handed",
+                                                               "cut-throat"])
+def test_evaluate_values_every_legal_action_once(rules: Rules, phases: set[Phase]) -> None:
+    views = views_by_phase(rules, range(120))
+    assert set(views) >= phases
+    bot = tiny(seed=2, samples=3, bid_samples=2)
+    for phase, view in views.items():
+        legal = list(view.legal_actions)
+        evaluations = bot.evaluate(view, actions=legal)
+        assert sorted(e.action for e in evaluations) == sorted(legal), phase
+        if phase is not Phase.BID2:  # round 2 may drop hopeless calls when ``actions`` is not given
+            assert sorted(e.action for e in bot.evaluate(view)) == sorted(legal), phase
+        else:
+            pruned = [e.action for e in bot.evaluate(view)]
+            assert len(pruned) == len(set(pruned)) and set(pruned) <= set(legal)
+            assert PASS in pruned or PASS not in legal
+        for e in evaluations:
+            assert math.isfinite(e.points) and math.isfinite(e.utility) and e.samples == 2 + (phase is Phase.PLAY)
+            if rules.target is not None and rules.sides == 2:
+                assert 0.0 <= e.utility <= 1.0  # a chance of winning the game
+            else:
+                assert e.utility == e.points  # three sides: the bot counts points
+            # A hand never scores more than a loner march or a lone defender's euchre.
+            assert abs(e.points) <= max(rules.loner_march_points, rules.lone_defender_euchre_points,
+                                        rules.march_points, rules.euchre_points)
+
+
+def test_evaluate_only_the_actions_asked_for() -> None:
+    view = PlayerView.of(ruff_to_march(), 1)
+    only = [play(Card.parse("Ah")), play(Card.parse("9d"))]
+    evaluations = tiny().evaluate(view, actions=only)
+    assert [e.action for e in evaluations] == [only[1], only[0]]  # best first
+    assert tiny().evaluate(view, samples=1)[0].samples == 1
+
+
+# --- certain answers ------------------------------------------------------------------------------
+@pytest.mark.parametrize("score_aware", [True, False])
+def test_ruffs_to_march_when_the_march_is_certain(score_aware: bool) -> None:
+    state = ruff_to_march()
+    view = PlayerView.of(state, 1)
+    march, make = state.score_for(5), state.score_for(4)
+    assert (march, make) == ((0, 2), (0, 1))
+    for seed in range(3):
+        bot = tiny(seed=seed, score_aware=score_aware)
+        evaluations = bot.evaluate(view)
+        # Every sampled deal gives the same exact values: the averages are the exact values.
+        assert points(evaluations) == {"play 9d": 2.0, "play Ah": 1.0, "play Kc": 1.0}
+        assert evaluations[0].action == play(Card.parse("9d"))
+        expected = win_probability(2, 0, 10) if score_aware else 2.0
+        assert evaluations[0].utility == pytest.approx(expected)
+        assert bot.choose(view) == play(Card.parse("9d"))
+    # And the chosen card does take every remaining trick.
+    state.push(tiny().choose(view))
+    while not state.is_over:
+        state.push(tiny().choose(PlayerView.of(state, state.to_act)) if state.to_act in (1, 3)
+                   else HeuristicBot().choose(PlayerView.of(state, state.to_act)))
+    assert state.maker_tricks() == 5 and state.points == march
+
+
+def test_orders_up_alone_with_the_five_best_trumps() -> None:
+    state = top_five()
+    view = PlayerView.of(state, 1)
+    assert view.legal_actions == (PASS, ORDER, ORDER_ALONE)
+    evaluations = tiny(seed=3).evaluate(view)
+    by = points(evaluations)
+    # Seat 1 leads (left of the dealer) and wins every trick whatever the others hold.
+    assert by["order alone"] == 4.0 and by["order"] == 2.0
+    assert by["pass"] < by["order alone"]  # at most a euchre of somebody else's bid
+    assert evaluations[0].action == ORDER_ALONE
+    assert evaluations[0].utility > next(e.utility for e in evaluations if e.action == PASS)
+    assert tiny(seed=3).choose(view) == ORDER_ALONE
+
+
+@pytest.mark.parametrize(
+    ("rules", "bid"),
+    [
+        (AMERICAN, "order alone"),
+        (AMERICAN, "order"),
+        (Rules.preset("american", march_points=3, loner_march_points=7), "order alone"),
+        (Rules.preset("american", march_points=3, loner_march_points=7), "order"),
+        (Rules.preset("american", target=None, deals=4), "order alone"),
+    ],
+    ids=["alone", "partner", "alone-7", "partner-3", "no-target"],
+)
+def test_a_certain_march_is_worth_what_score_for_says(rules: Rules, bid: str) -> None:
+    state = top_five(rules, (bid, "discard 9c"))
+    assert state.phase is Phase.PLAY and state.to_act == 1
+    pts = state.score_for(5)
+    net = pts[1] - pts[0]
+    assert net == (rules.loner_march_points if bid == "order alone" else rules.march_points)
+    evaluations = tiny(seed=1).evaluate(PlayerView.of(state, 1))
+    assert len(evaluations) == 5
+    for e in evaluations:
+        assert e.points == net
+        if rules.target is not None:
+            assert e.utility == pytest.approx(win_probability(pts[1], pts[0], rules.target))
+        else:
+            assert e.utility == net
+
+
+def test_the_bot_values_points_by_the_game_score() -> None:
+    # The same march at 0-0 and at 8-9: two points win the game at 8-9, so they are worth more.
+    state = top_five(AMERICAN, ("order", "discard 9c"))
+    game_start = tiny().evaluate(PlayerView.of(state, 1))[0].utility
+    late = Game(AMERICAN, deals=[state.deal], scores=[9, 8])
+    for a in ("order", "discard 9c"):
+        late.push(a)
+    late_view = late.view(1)
+    assert late_view.scores == (9, 8)
+    e = tiny().evaluate(late_view)[0]
+    assert e.points == 2.0 and e.utility == 1.0 > game_start
+
+
+# --- the model of the game score --------------------------------------------------------------------
+@pytest.mark.parametrize("target", [5, 10, 11, 15])
+def test_win_probability_is_monotone_symmetric_and_ends_at_the_target(target: int) -> None:
+    for a in range(target + 1):
+        for b in range(target + 1):
+            p = win_probability(a, b, target)
+            assert 0.0 <= p <= 1.0
+            assert p + win_probability(b, a, target) == pytest.approx(1.0)
+            if a < target:
+                assert win_probability(a + 1, b, target) >= p  # more of my points never hurts
+            if b < target:
+                assert win_probability(a, b + 1, target) <= p  # more of theirs never helps
+            if a >= target > b:
+                assert p == 1.0
+        assert win_probability(a, a, target) == pytest.approx(0.5)
+    assert win_probability(target - 1, 0, target) > win_probability(0, 0, target) > win_probability(0, target - 1,
+                                                                                                    target)
+    # Scores past the target or below zero count as the target / zero.
+    assert win_probability(target + 3, 2, target) == 1.0
+    assert win_probability(-2, 0, target) == win_probability(0, 0, target)
+
+
+# --- levels and the novice ------------------------------------------------------------------------
+def test_novice_is_legal_and_repeats_with_its_seed() -> None:
+    def game_actions(seed: int, lapse: float = 1 / 3) -> list[Action]:
+        game = Game(AMERICAN, seed=seed)
+        bots = {s: NoviceBot(seed=seed * 10 + s, lapse=lapse) for s in range(4)}
+        while not game.is_over:
+            view = game.view(game.to_act)
+            a = bots[game.to_act].choose(view)
+            assert a in view.legal_actions
+            game.push(a)
+        return game.actions()
+
+    assert game_actions(6) == game_actions(6)
+    assert game_actions(6) != game_actions(7)
+
+
+def test_novice_lapses_only_in_play() -> None:
+    views = decision_views(AMERICAN, seed=2, count=60)
+    careful = [HeuristicBot(seed=1).choose(v) for v in views]
+    assert [NoviceBot(seed=1, lapse=0.0).choose(v) for v in views] == careful
+    sloppy = [NoviceBot(seed=1, lapse=1.0).choose(v) for v in views]
+    assert all(s == c for s, c, v in zip(sloppy, careful, views, strict=True) if v.phase is not Phase.PLAY)
+    assert any(s != c for s, c, v in zip(sloppy, careful, views, strict=True) if v.phase is Phase.PLAY)
+
+
+def test_every_level_makes_a_bot_that_plays() -> None:
+    state = ruff_to_march()
+    view = PlayerView.of(state, 1)
+    kinds = {"easy": NoviceBot, "medium": HeuristicBot, "hard": SearchBot, "expert": SearchBot}
+    assert set(LEVELS) == set(kinds) and DEFAULT_LEVEL in LEVELS
+    for level, kind in kinds.items():
+        bot = level_bot(level, seed=1)
+        assert type(bot) is kind, level
+        assert bot.choose(view) in view.legal_actions
+        name, opts = level_spec(level)
+        assert type(make_bot(name, seed=1, **opts)) is kind
+    hard, expert = level_bot("hard"), level_bot("expert")
+    assert isinstance(hard, SearchBot) and isinstance(expert, SearchBot)
+    assert hard.samples <= expert.samples and hard.bid_samples <= expert.bid_samples
+    assert level_spec(" Expert ") == level_spec("expert")
+
+
+def test_unknown_level_names_the_levels() -> None:
+    with pytest.raises(ValueError, match=r"unknown level 'bogus'; levels: easy, medium, hard, expert"):
+        level_spec("bogus")
+    with pytest.raises(ValueError, match="unknown level"):
+        level_bot("grandmaster")
+
+
+def test_search_is_registered() -> None:
+    bot = make_bot("search", seed=3, samples=2, bid_samples=2, min_samples=1)
+    assert isinstance(bot, SearchBot) and bot.samples == 2
