@@ -21,7 +21,7 @@ from typing import Any
 from euchre import notation
 from euchre.actions import Kind
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
-from euchre.errors import RecordError, RulesError
+from euchre.errors import BotProtocolError, RecordError, RulesError
 from euchre.game import Game
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.state import State
@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None,
                       help=f"strength of the computer players (default {DEFAULT_LEVEL}; see docs/bots.md)")
     play.add_argument("--bots", default=None,
-                      help="bot name, or one per other seat, comma-separated (instead of --level)")
+                      help="instead of --level: a bot (random, novice, heuristic, search, or exec:COMMAND for a "
+                           "program speaking docs/protocol.md), or one per other seat, comma-separated")
     play.add_argument("--no-hints", action="store_true",
                       help="turn off hints (type 'hint' at your turn for the strongest bot's view)")
     play.add_argument("--name", default="You", help="your name at the table")
@@ -126,7 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_options(sim)
     sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    sim.add_argument("--bots", default="heuristic", help="one bot for all seats, or one per seat, comma-separated")
+    sim.add_argument("--bots", default="heuristic",
+                     help="one bot for all seats, one per side, or one per seat, comma-separated "
+                          "(names as for play --bots)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--save-dir", type=Path, default=None, help="write each game's record here")
 
@@ -206,6 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"euchre: error: {e}\n")
     except RecordError as e:
         print(f"euchre: invalid record: {e}", file=sys.stderr)
+        return 1
+    except BotProtocolError as e:
+        print(f"euchre: an external bot failed: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
