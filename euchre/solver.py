@@ -360,6 +360,18 @@ class Solver:
         vals = dict(zip(reps, self.card_values(state, reps), strict=True))
         return {PLAY_ACTIONS[c]: vals[groups[c]] for c in cards}
 
+    def points(self, state: State) -> tuple[int, ...]:
+        """The points per side the hand scores if every seat plays its best from here."""
+        return state.score_for(self.solve(state))
+
+    def best_actions(self, state: State) -> tuple[list[Action], tuple[int, ...]]:
+        """The best plays of the seat to act (all that tie) and the points per side they lead to:
+        the makers maximise their tricks, the defenders minimise them."""
+        values = self.action_values(state)
+        makers = state.side_of(state.to_act) == state.side_of(state.maker)
+        best = max(values.values()) if makers else min(values.values())
+        return [a for a, v in values.items() if v == best], state.score_for(best)
+
     @staticmethod
     def _equivalent(state: State, cards: list[int]) -> dict[int, int]:
         """Each playable card with the representative of its class of equivalent cards."""

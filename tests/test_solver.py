@@ -105,3 +105,18 @@ def test_solver_refuses_bidding_positions() -> None:
     s = State.random(Rules(), dealer=0, rng=random.Random(0))
     with pytest.raises(ValueError, match="trick play"):
         Solver().solve(s)
+
+
+def test_best_actions_are_the_ones_minimax_prefers_and_points_follow() -> None:
+    solver = Solver()
+    for s in positions(Rules(), seed=21, count=10, min_plays=8):
+        best, pts = solver.best_actions(s)
+        makers = s.side_of(s.to_act) == s.side_of(s.maker)
+        values = {}
+        for a in s.legal_actions():
+            s._push(a)
+            values[a] = minimax(s)
+            s.pop()
+        target = max(values.values()) if makers else min(values.values())
+        assert set(best) == {a for a, v in values.items() if v == target}
+        assert pts == s.score_for(target) == solver.points(s)
