@@ -90,8 +90,9 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from euchre.actions import PASS, Action, Kind  # noqa: E402
+from euchre.actions import PASS, Action  # noqa: E402
 from euchre.bots import make_bot  # noqa: E402
+from euchre.openspiel import OS_ALONE, OS_BID, OS_PARTNER, OS_PASS, chance_outcomes, os_common  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 from euchre.state import Phase, State  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
@@ -107,9 +108,6 @@ OPENSPIEL_GAME = (f"euchre(stick_the_dealer={str(RULES.stick_the_dealer).lower()
                   f"allow_lone_defender={str(RULES.defend_alone).lower()})")
 """OpenSpiel's game with the same stick-the-dealer and lone-defence settings as :data:`RULES`."""
 
-OS_PASS, OS_BID, OS_ALONE, OS_PARTNER = 24, 25, 29, 30
-"""OpenSpiel's ids: pass, bids 25 + suit, alone and with partner (cards are 0..23)."""
-
 POLICIES = ("max_visit_count", "normalized_visit_count", "max_value")
 """The ``--policy`` names of ``pyspiel.ISMCTSFinalPolicyType``."""
 
@@ -118,26 +116,13 @@ class LockstepError(AssertionError):
     """The mirror and OpenSpiel disagree: a translation bug, never a result."""
 
 
-def os_card(card: int) -> int:
-    """Our card id (``suit * 8 + rank``, ranks ``789TJQKA``) as OpenSpiel's (``rank * 4 + suit``)."""
-    return ((card & 7) - 2) * 4 + (card >> 3)
-
-
 def common(action: Action, up_suit: int) -> int:
-    """Our action in OpenSpiel's terms: a bid as 25 + suit (its alone flag dropped), a discard or
-    play as the card id, a pass as 24."""
-    k = action.kind
-    if k is Kind.PASS:
-        return OS_PASS
-    if k in (Kind.ORDER, Kind.ORDER_ALONE):
-        return OS_BID + up_suit
-    if k in (Kind.CALL, Kind.CALL_ALONE):
-        assert action.suit is not None
-        return OS_BID + action.suit
-    if k in (Kind.DISCARD, Kind.PLAY):
-        assert action.card is not None
-        return os_card(action.card)
-    raise LockstepError(f"no OpenSpiel form for {action}")
+    """Our action in OpenSpiel's terms (see euchre.openspiel.os_common); a mismatch of the two
+    engines is a lockstep failure here."""
+    try:
+        return os_common(action, up_suit)
+    except ValueError as e:
+        raise LockstepError(str(e)) from None
 
 
 def ours_for(state: State, os_action: int, alone: bool = False) -> Action:
@@ -162,15 +147,9 @@ def deal(seed: int, index: int) -> State:
 
 
 def setup_openspiel(game: Any, s: State) -> Any:
-    """OpenSpiel's state at the deal of ``s``: chance 0 picks the dealer, then 20 cards one at a
-    time starting with the dealer, then the up card."""
+    """OpenSpiel's state at the deal of ``s`` (see euchre.openspiel.chance_outcomes)."""
     o = game.new_initial_state()
-    chance = [s.dealer]
-    for r in range(5):
-        for j in range(4):
-            chance.append(os_card(s.deal.hands[(s.dealer + j) % 4][r]))
-    chance.append(os_card(s.up_card))
-    for a in chance:
+    for a in chance_outcomes(s):
         o.apply_action_with_legality_check(a)
     return o
 

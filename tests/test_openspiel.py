@@ -30,16 +30,13 @@ from collections import Counter
 
 import pytest
 
-from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, Action, Kind
+from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, Action
+from euchre.openspiel import OS_ALONE, OS_PARTNER, OS_PASS, chance_outcomes, os_card, our_card
+from euchre.openspiel import os_common as common
 from euchre.rules import Rules
 from euchre.state import Phase, State
 
 pyspiel = pytest.importorskip("pyspiel")
-
-OS_PASS, OS_ALONE, OS_PARTNER = 24, 29, 30
-"""OpenSpiel's action ids for pass, alone (also: defend alone) and with partner (also: no)."""
-OS_BID = 25
-"""OpenSpiel's suit bids are 25 + suit (clubs, diamonds, hearts, spades; our suit order too)."""
 
 VARIANTS = {
     # name: (stick_the_dealer, lone defence)
@@ -52,17 +49,6 @@ SEEDS = range(25)
 HANDS_PER_SEED = 250
 
 
-def os_card(card: int) -> int:
-    """Our card id (``suit * 8 + rank``, ranks ``789TJQKA``) as OpenSpiel's (``rank * 4 + suit``,
-    ranks ``9TJQKA``)."""
-    return ((card & 7) - 2) * 4 + (card >> 3)
-
-
-def our_card(os_id: int) -> int:
-    """OpenSpiel's card id as ours."""
-    return (os_id % 4) * 8 + os_id // 4 + 2
-
-
 def test_card_mapping_round_trips() -> None:
     from euchre.cards import Card, deck_cards
 
@@ -71,22 +57,6 @@ def test_card_mapping_round_trips() -> None:
     assert all(our_card(os_card(c)) == c for c in deck_cards(24))
     assert os_card(Card.parse("9c")) == 0 and os_card(Card.parse("As")) == 23
     assert os_card(Card.parse("Jd")) == 9  # OpenSpiel prints it "DJ"
-
-
-def common(action: Action, up_suit: int) -> object:
-    """Our action in the common form: bids without their alone flag, cards as OpenSpiel ids."""
-    k = action.kind
-    if k is Kind.PASS:
-        return OS_PASS
-    if k in (Kind.ORDER, Kind.ORDER_ALONE):
-        return OS_BID + up_suit
-    if k in (Kind.CALL, Kind.CALL_ALONE):
-        assert action.suit is not None
-        return OS_BID + action.suit
-    if k in (Kind.DISCARD, Kind.PLAY):
-        assert action.card is not None
-        return os_card(action.card)
-    raise AssertionError(f"no OpenSpiel form for {action}")
 
 
 def rules_for(variant: str) -> Rules:
@@ -101,16 +71,9 @@ def game_for(variant: str):  # -> pyspiel.Game
 
 
 def setup_openspiel(game, s: State):  # (pyspiel.Game, State) -> pyspiel.State
-    """OpenSpiel positioned at the same deal: chance 0 picks the dealer, then 20 cards one at a
-    time starting with the dealer, then the up card."""
+    """OpenSpiel positioned at the same deal (see euchre.openspiel.chance_outcomes)."""
     os_state = game.new_initial_state()
-    dealer = s.dealer
-    chance = [dealer]
-    for r in range(5):
-        for j in range(4):
-            chance.append(os_card(s.deal.hands[(dealer + j) % 4][r]))
-    chance.append(os_card(s.up_card))
-    for a in chance:
+    for a in chance_outcomes(s):
         assert os_state.is_chance_node()
         os_state.apply_action_with_legality_check(a)
     return os_state
@@ -171,7 +134,7 @@ def play_hand(variant: str, rules: Rules, game, seed: int, index: int, stats: Co
             stats["defend alone" if a == DEFEND_ALONE else "defend no"] += 1
             s.push(a)
             continue
-        ours = sorted({common(x, up_suit) for x in legal})  # type: ignore[type-var]
+        ours = sorted({common(x, up_suit) for x in legal})
         assert ours == sorted(os_legal), (
             f"{where}: {s.phase.name} seat {s.to_act}: ours {[str(x) for x in legal]} -> {ours}, "
             f"OpenSpiel {os_legal}")
@@ -181,7 +144,7 @@ def play_hand(variant: str, rules: Rules, game, seed: int, index: int, stats: Co
             assert sum(x.alone for x in bids) * 2 == len(bids), where
         a = choose(legal, rng)
         s.push(a)
-        o.apply_action_with_legality_check(common(a, up_suit))  # type: ignore[arg-type]
+        o.apply_action_with_legality_check(common(a, up_suit))
         if a.is_bid and a != PASS:
             alone_pending = a.alone
             stats["round 1 bid" if a in (ORDER, ORDER_ALONE) else "round 2 bid"] += 1

@@ -3,7 +3,7 @@
 * ``easy``: the heuristic player with lapses: a third of its card plays are random legal cards
   (:class:`NoviceBot`), so a beginner can win tricks it should not;
 * ``medium``: the heuristic player, instant;
-* ``hard``: the search bot on a small budget (few samples, no reading of the bidding);
+* ``hard``: the search bot on a small budget (few samples);
 * ``expert``: the search bot with its full budget, the strongest player that still answers
   within the latency goal (median at most 100 ms, 99th percentile at most 500 ms a decision,
   measured by ``bench/latency.py``).
