@@ -259,8 +259,9 @@ def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nacti
 def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive: int,
           tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int, left: int, cards: np.ndarray,
           out: np.ndarray, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
-          tt_hi: np.ndarray, gen: int, buf: np.ndarray, fr: np.ndarray) -> None:
-    """The exact maker tricks still to come after ``seat`` plays each of ``cards`` (into ``out``)."""
+          tt_hi: np.ndarray, gen: int, buf: np.ndarray, fr: np.ndarray, alpha: int, beta: int) -> None:
+    """The maker tricks still to come after ``seat`` plays each of ``cards`` (into ``out``),
+    searched with the window (``alpha``, ``beta``): exact inside it, a bound outside (fail-soft)."""
     hand = hands[seat]
     for k in range(cards.shape[0]):
         c = cards[k]
@@ -273,12 +274,12 @@ def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive
             c0, c1, c2, c3 = tcards[0], tcards[1], tcards[2], tcards[3]
             s0, s1, s2, s3 = tseats[0], tseats[1], tseats[2], tseats[3]
             out[k] = m + _search(hands, t, nxt, maker, nactive, tcards, tseats, 0, w, left - 1,
-                                 -1, 6, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
+                                 alpha - m, beta - m, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
             tcards[0], tcards[1], tcards[2], tcards[3] = c0, c1, c2, c3
             tseats[0], tseats[1], tseats[2], tseats[3] = s0, s1, s2, s3
         else:
             out[k] = _search(hands, t, nxt, maker, nactive, tcards, tseats, nt + 1, nxt[seat], left,
-                             -1, 6, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
+                             alpha, beta, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
     hands[seat] = hand
 
 
@@ -346,9 +347,75 @@ class Solver:
         out = np.zeros(len(cards), dtype=np.int64)
         _root(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats, nt,  # type: ignore[arg-type]
               state.to_act, left, arr, out, self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi,
-              self._gen, self._buf, self._fr)
+              self._gen, self._buf, self._fr, -1, 6)
         base = state.maker_tricks()
         return [base + int(v) for v in out]
+
+    # --- outcomes: enough to score, cheaper than exact tricks -------------------------------
+    # Points depend on the makers' tricks only through a few thresholds (3: made, 5: march, and
+    # 1 when a super-euchre scores). Null-window searches answer "at least k?" much faster than a
+    # full-window search finds the exact count, and share the transposition table.
+
+    def outcome(self, state: State) -> int:
+        """A number of maker tricks that scores exactly as best play from here does
+        (``state.score_for(solver.outcome(s)) == state.score_for(solver.solve(s))``), found with
+        null-window searches only."""
+        if state.phase is Phase.OVER:
+            return state.maker_tricks()
+        hands, nxt, maker, nactive, nt, left = self._setup(state)
+        base = state.maker_tricks()
+        t = int(state.trump)  # type: ignore[arg-type]
+
+        def at_least(k: int) -> bool:
+            need = k - base
+            if need <= 0:
+                return True
+            if need > left:
+                return False
+            v = _search(hands, t, nxt, maker, nactive, self._tcards, self._tseats, nt, state.to_act, left,
+                        need - 1, need, self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi, self._gen,
+                        self._buf, self._fr)
+            return int(v) >= need
+
+        if at_least(3):
+            return 5 if at_least(5) else 3
+        if state.rules.super_euchre:
+            return 1 if at_least(1) else 0
+        return 0
+
+    def action_outcomes(self, state: State) -> dict[Action, int]:
+        """Like :meth:`action_values`, but each value only as exact as scoring needs (see
+        :meth:`outcome`): much faster, the same points."""
+        legal = state.legal_actions()
+        cards = [a - 46 for a in legal]
+        groups = self._equivalent(state, cards)
+        reps = sorted(set(groups.values()))
+        hands, nxt, maker, nactive, nt, left = self._setup(state)
+        base = state.maker_tricks()
+        t = int(state.trump)  # type: ignore[arg-type]
+
+        def at_least(k: int, among: list[int]) -> dict[int, bool]:
+            need = k - base
+            if need <= 0 or need > left or not among:
+                return {c: need <= 0 for c in among}
+            arr = np.array(among, dtype=np.int64)
+            out = np.zeros(len(among), dtype=np.int64)
+            _root(hands, t, nxt, maker, nactive, self._tcards, self._tseats, nt, state.to_act, left, arr, out,
+                  self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi, self._gen, self._buf, self._fr,
+                  need - 1, need)
+            return {c: int(v) >= need for c, v in zip(among, out, strict=True)}
+
+        made = at_least(3, reps)
+        value = {c: 3 for c in reps if made[c]}
+        march = at_least(5, [c for c in reps if made[c]])
+        value.update({c: 5 for c, yes in march.items() if yes})
+        lost = [c for c in reps if not made[c]]
+        if state.rules.super_euchre:
+            some = at_least(1, lost)
+            value.update({c: 1 if some[c] else 0 for c in lost})
+        else:
+            value.update({c: 0 for c in lost})
+        return {PLAY_ACTIONS[c]: value[groups[c]] for c in cards}
 
     def action_values(self, state: State) -> dict[Action, int]:
         """Each legal play of the seat to act with the maker's final tricks after it (best play by

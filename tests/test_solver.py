@@ -120,3 +120,17 @@ def test_best_actions_are_the_ones_minimax_prefers_and_points_follow() -> None:
         target = max(values.values()) if makers else min(values.values())
         assert set(best) == {a for a, v in values.items() if v == target}
         assert pts == s.score_for(target) == solver.points(s)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_outcomes_score_exactly_as_the_exact_values(preset: str) -> None:
+    # The null-window answers the search bot uses must give the very points of the exact solve,
+    # super-euchre (where 0 tricks scores more) included.
+    rules = Rules.preset(preset, **({"super_euchre": True} if preset == "american" else {}))
+    solver = Solver()
+    for s in positions(rules, seed=100 + len(preset), count=40, min_plays=0):
+        assert s.score_for(solver.outcome(s)) == s.score_for(solver.solve(s))
+        exact = solver.action_values(s)
+        quick = solver.action_outcomes(s)
+        assert quick.keys() == exact.keys()
+        assert all(s.score_for(quick[a]) == s.score_for(exact[a]) for a in exact)

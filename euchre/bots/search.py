@@ -227,7 +227,7 @@ class SearchBot(Bot):
         """Points and utility of each action on one fully known sample."""
         out: dict[Action, tuple[float, float]] = {}
         if sample.phase is Phase.PLAY:
-            tricks = self._solver.action_values(sample)
+            tricks = self._solver.action_outcomes(sample)
             for a in actions:
                 out[a] = self._score(sample, sample.score_for(tricks[a]), seat, view)
             return out
@@ -239,7 +239,7 @@ class SearchBot(Bot):
             if st.is_over:
                 pts = st.points or (0,) * st.rules.sides
             else:
-                pts = st.score_for(self._solver.solve(st))
+                pts = st.score_for(self._solver.outcome(st))
             out[a] = self._score(st, pts, seat, view)
         return out
 
