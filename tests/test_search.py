@@ -225,10 +225,9 @@ def test_evaluate_values_every_legal_action_once(rules: Rules, phases: set[Phase
             assert PASS in pruned or PASS not in legal
         for e in evaluations:
             assert math.isfinite(e.points) and math.isfinite(e.utility) and e.samples == 2 + (phase is Phase.PLAY)
-            if rules.target is not None and rules.sides == 2:
-                assert 0.0 <= e.utility <= 1.0  # a chance of winning the game
-            else:
-                assert e.utility == e.points  # three sides: the bot counts points
+            # At the start of a game (and always with three sides or no target) the bot counts
+            # points; the chance of winning takes over near the target (test below).
+            assert e.utility == e.points
             # A hand never scores more than a loner march or a lone defender's euchre.
             assert abs(e.points) <= max(rules.loner_march_points, rules.lone_defender_euchre_points,
                                         rules.march_points, rules.euchre_points)
@@ -255,8 +254,7 @@ def test_ruffs_to_march_when_the_march_is_certain(score_aware: bool) -> None:
         # Every sampled deal gives the same exact values: the averages are the exact values.
         assert points(evaluations) == {"play 9d": 2.0, "play Ah": 1.0, "play Kc": 1.0}
         assert evaluations[0].action == play(Card.parse("9d"))
-        expected = win_probability(2, 0, 10) if score_aware else 2.0
-        assert evaluations[0].utility == pytest.approx(expected)
+        assert evaluations[0].utility == pytest.approx(2.0)  # 0-0: far from the target, points
         assert bot.choose(view) == play(Card.parse("9d"))
     # And the chosen card does take every remaining trick.
     state.push(tiny().choose(view))
@@ -301,23 +299,24 @@ def test_a_certain_march_is_worth_what_score_for_says(rules: Rules, bid: str) ->
     assert len(evaluations) == 5
     for e in evaluations:
         assert e.points == net
-        if rules.target is not None:
-            assert e.utility == pytest.approx(win_probability(pts[1], pts[0], rules.target))
-        else:
-            assert e.utility == net
+        assert e.utility == net  # at 0-0 the score does not matter yet: points
 
 
 def test_the_bot_values_points_by_the_game_score() -> None:
-    # The same march at 0-0 and at 8-9: two points win the game at 8-9, so they are worth more.
+    # The same march at 0-0 and at 8-9: at 0-0 the bot counts points; at 8-9 two points win the
+    # game, and the bot values the hand by its chance of winning (here certain).
     state = top_five(AMERICAN, ("order", "discard 9c"))
-    game_start = tiny().evaluate(PlayerView.of(state, 1))[0].utility
+    early = tiny().evaluate(PlayerView.of(state, 1))[0]
+    assert early.points == early.utility == 2.0
     late = Game(AMERICAN, deals=[state.deal], scores=[9, 8])
     for a in ("order", "discard 9c"):
         late.push(a)
     late_view = late.view(1)
     assert late_view.scores == (9, 8)
     e = tiny().evaluate(late_view)[0]
-    assert e.points == 2.0 and e.utility == 1.0 > game_start
+    assert e.points == 2.0 and e.utility == 1.0
+    # Score-blind, the late march is worth its points.
+    assert tiny(score_aware=False).evaluate(late_view)[0].utility == 2.0
 
 
 # --- the model of the game score --------------------------------------------------------------------
