@@ -14,8 +14,8 @@ action is then valued on every sample:
 The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
 last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
 target, the bot maximises its chance of winning the game (:func:`win_probability`, from a model of
-independent hands); otherwise it maximises its side's points minus the others'. :meth:`SearchBot.evaluate` reports expected points per action too, for
-hints and game analysis.
+independent hands); otherwise it maximises its side's points minus the others'.
+:meth:`SearchBot.evaluate` reports expected points per action too, for hints and game analysis.
 
 What was measured (paired duplicate on the same 300 deals against the heuristic bot, and against
 OpenSpiel's IS-MCTS; bench/README.md):
