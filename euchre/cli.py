@@ -322,10 +322,11 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _hint_function() -> Any:
-    """Hints come from the strongest bot: the search bot at the expert budget."""
+    """Hints come from the strongest bot: the search bot at the expert budget, allowed a little
+    longer (a human asked and waits for it)."""
     from euchre.bots.search import SearchBot
 
-    adviser = SearchBot(seed=0, samples=60, bid_samples=32, time_limit=1.5)
+    adviser = SearchBot(seed=0, time_limit=1.0)
     return adviser.evaluate
 
 
@@ -445,7 +446,7 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
-# --- arena -------------------------------------------------------------------------------------
+# --- analyze -----------------------------------------------------------------------------------
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
@@ -503,6 +504,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- arena -------------------------------------------------------------------------------------
 def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``euchre arena A B``: run :func:`euchre.arena.run_arena` with a progress bar on stderr,
     then print a table (or one JSON object)."""
