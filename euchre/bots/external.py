@@ -96,22 +96,19 @@ class _Process:
 
     def read(self, timeout: float) -> str | None:
         """The next non-blank line, ``None`` at end of output; ``queue.Empty`` on timeout."""
-        while not self.eof:
-            line = self.lines.get(timeout=timeout)
-            if line is None:
-                self.eof = True
-                return None
-            if line.strip():
-                return line
-        return None
+        return self._next(block=True, timeout=timeout)
 
     def pending(self) -> str | None:
         """A non-blank line already waiting (the program spoke without being asked), if any."""
+        try:
+            return self._next(block=False)
+        except queue.Empty:
+            return None
+
+    def _next(self, *, block: bool, timeout: float | None = None) -> str | None:
+        """The next non-blank line of the program's output (``None`` once it has ended)."""
         while not self.eof:
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                return None
+            line = self.lines.get(block=block, timeout=timeout)
             if line is None:
                 self.eof = True
                 return None
