@@ -172,6 +172,26 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("input", type=Path)
     conv.add_argument("output", type=Path, help="format by extension: .toml ours, .egn or .json EGN")
 
+    srv = sub.add_parser(
+        "serve", help="play in the browser and online with friends (a web server)",
+        description="A web server for playing in the browser: against computer players, or at a table shared "
+                    "with friends by one link per seat. Games are kept in a database (SQLite in the data "
+                    "directory by default). See docs/server.md.")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=_port, default=None,
+                     help="port (default 8000 when free, else any free port; 0 for any free port)")
+    srv.add_argument("--database-url", default=None, metavar="URL",
+                     help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pass@host/db (default: an SQLite file "
+                          "in the data directory)")
+    srv.add_argument("--bot-delay", type=_nonneg_float, default=0.6, metavar="SECONDS",
+                     help="pause before a computer player acts at a table with people (default 0.6)")
+    srv.add_argument("--away-timeout", type=_nonneg_float, default=60.0, metavar="SECONDS",
+                     help="a computer player stands in for a disconnected player after this long (default 60; "
+                          "0 never)")
+    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                     help="another web origin allowed to open game sockets (repeatable)")
+    srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+
     ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
     ru.add_argument("preset", nargs="?", default=None)
     return p
@@ -203,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_analyze(args)
         if args.command == "rules":
             return _cmd_rules(args)
+        if args.command == "serve":
+            return _cmd_serve(args)
         if args.command == "convert":
             return _cmd_convert(args, parser)
     except RulesError as e:
@@ -217,6 +239,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     parser.print_help()
     return 2
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535, got {v}")
+    return v
+
+
+def _nonneg_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
+    return v
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from euchre.server.core import ServerConfig
+    from euchre.server.run import serve
+
+    config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout)
+    return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
+                 allow_origins=args.allow_origin, log_level=args.log_level)
 
 
 # --- play ----------------------------------------------------------------------------------------

@@ -1,0 +1,420 @@
+"""The web application: pages, the JSON API and the WebSocket endpoint (FastAPI on Starlette).
+
+A thin layer: it checks who is asking (seat tokens, origins, rates and sizes) and hands
+everything else to :mod:`euchre.server.core`, which asks the engine. Protocol: ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from euchre import egn, notation
+from euchre.bots.base import bot_descriptions
+from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
+from euchre.errors import EuchreError
+from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
+from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, _frame
+from euchre.server.db import Store
+from euchre.server.messages import MAX_FRAME, Act, Chat, Hello, Hint, Ping, Start, clean_text, parse_frame
+
+__all__ = ["create_app", "TokenBucket"]
+
+log = logging.getLogger("euchre.server")
+STATIC = Path(__file__).parent / "static"
+
+
+class TokenBucket:
+    """``rate`` messages a second with bursts of ``burst``: a person never notices it, a flood
+    does."""
+
+    def __init__(self, burst: float, rate: float, clock: Any = time.monotonic) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.clock = clock
+        self.tokens = burst
+        self.last = clock()
+
+    def take(self) -> bool:
+        t = self.clock()
+        self.tokens = min(self.burst, self.tokens + (t - self.last) * self.rate)
+        self.last = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def refund(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: str = "bots"
+    preset: str = "american"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    level: str = DEFAULT_LEVEL
+    name: Annotated[str, Field(max_length=24)] = "You"
+
+
+def _origin_ok(origin: str, host: str | None, allowed: set[str]) -> bool:
+    """A browser's WebSocket comes from this server's own pages, or from an allowed origin."""
+    if origin in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc == host
+
+
+def create_app(database_url: str, *, config: ServerConfig | None = None,
+               allow_origins: list[str] | None = None) -> FastAPI:
+    """The application, serving the tables kept in ``database_url``."""
+    config = config or ServerConfig()
+    allowed = set(allow_origins or [])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, database_url)
+        hub = Hub(store, config)
+        await hub.start()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(title="Euchre", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, e: ApiError) -> JSONResponse:
+        return JSONResponse({"error": e.code, "message": e.message}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, e: RequestValidationError) -> JSONResponse:
+        err = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "request"
+        return JSONResponse({"error": "malformed", "message": f"{where}: {err.get('msg')}"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if e.status_code == 404 else "bad_request"
+        return JSONResponse({"error": code, "message": str(e.detail)}, status_code=e.status_code)
+
+    async def table_or_404(request: Request, table_id: str) -> LiveTable:
+        table = await hub_of(request).get(table_id)
+        if table is None:
+            raise ApiError(404, "not_found", f"no table {table_id!r}")
+        return table
+
+    # --- pages ----------------------------------------------------------------------------------
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/games", include_in_schema=False)
+    async def games_page() -> FileResponse:
+        return page("games.html")
+
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page() -> FileResponse:
+        return page("stats.html")
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> dict[str, Any]:
+        return {"ok": True, **hub_of(request).stats()}
+
+    # --- API ------------------------------------------------------------------------------------
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        """What a new table can be: presets with their rules, levels, and the bots."""
+        return {
+            "presets": [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "rules": Rules.preset(n).to_dict()}
+                        for n in PRESETS],
+            "levels": list(LEVELS), "default_level": DEFAULT_LEVEL, "bots": bot_descriptions(),
+        }
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        try:
+            rules = Rules.preset(body.preset, **body.rules)
+        except (EuchreError, TypeError, ValueError) as e:
+            raise ApiError(400, "bad_rules", str(e)) from None
+        name = clean_text(body.name) or "You"
+        try:
+            table, tokens = await hub_of(request).create(
+                mode=body.mode, rules=rules, preset=Rules.resolve_preset(body.preset), level=body.level.lower(),
+                name=name)
+        except Refusal as e:
+            raise ApiError(400, e.code, e.message) from None
+        links = [{"seat": s, "token": t, "url": f"/table/{table.id}#token={t}"} for s, t in tokens]
+        return {"id": table.id, "seat": 0, "token": links[0]["token"], "url": links[0]["url"],
+                "watch_url": f"/table/{table.id}", "links": links[1:], "status": table.status}
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start_table(table_id: str, request: Request,
+                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        table = await table_or_404(request, table_id)
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        seat = table.seat_of(token) if token else None
+        if seat is None:
+            raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+        try:
+            await table.start(seat)
+        except Refusal as e:
+            raise ApiError(409 if e.code != "forbidden" else 403, e.code, e.message) from None
+        return {"id": table.id, "status": table.status}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        table = await table_or_404(request, table_id)
+        async with table.lock:
+            d = table.state_data(None)
+            d.pop("view")
+            d.pop("previous")
+            return {**d, "version": table.version}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, request: Request,
+                     format: Annotated[str, Query(pattern="^(toml|egn)$")] = "toml") -> PlainTextResponse:
+        hub = hub_of(request)
+        text = await asyncio.to_thread(hub.store.record, table_id)
+        if text is None:
+            table = await hub.get(table_id)
+            if table is None:
+                raise ApiError(404, "not_found", f"no table {table_id!r}")
+            raise ApiError(409, "not_over", "the record is available once the game is over")
+        filename = f"euchre-{table_id}.{'egn' if format == 'egn' else 'toml'}"
+        if format == "egn":
+            try:
+                text = egn.dumps(notation.loads(text))
+            except EuchreError as e:
+                raise ApiError(409, "not_exportable", str(e)) from None
+        media = "application/json" if format == "egn" else "application/toml"
+        return PlainTextResponse(text, media_type=media,
+                                 headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    @app.get("/api/games")
+    async def games(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                    offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+        return {"games": await asyncio.to_thread(hub_of(request).store.games, limit, offset)}
+
+    @app.get("/api/stats")
+    async def stats(request: Request) -> dict[str, Any]:
+        return {"players": await asyncio.to_thread(hub_of(request).store.stats)}
+
+    # --- the table's socket -----------------------------------------------------------------------
+    @app.websocket("/ws/{table_id}")
+    async def socket(ws: WebSocket, table_id: str) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not _origin_ok(origin, ws.headers.get("host"), allowed):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        await ws.accept()
+        hub = hub_of(ws)
+
+        async def send(text: str) -> None:
+            with contextlib.suppress(Exception):
+                await ws.send_text(text)
+
+        async def close(code: int) -> None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=code)
+
+        conn = Conn(seat=None, send=send, close=close)
+        pump = asyncio.create_task(conn.pump())
+        table = await hub.get(table_id)
+        session = _Session(hub, table, conn, table_id)
+        try:
+            await session.run(ws)
+        finally:
+            if session.joined and table is not None:
+                await table.leave(conn)
+            for t in session.tasks:
+                t.cancel()
+            conn.queue.put_nowait(None) if conn.queue.qsize() == 0 else None
+            await asyncio.sleep(0)
+            pump.cancel()
+
+    return app
+
+
+class _Session:
+    """One WebSocket's conversation: hello first, then actions, chat, hints; every refusal is an
+    ``err`` frame and the connection stays open (except a sustained flood)."""
+
+    FLOOD_LIMIT = 50
+
+    def __init__(self, hub: Hub, table: LiveTable | None, conn: Conn, table_id: str) -> None:
+        self.hub = hub
+        self.table = table
+        self.conn = conn
+        self.table_id = table_id
+        self.joined = False
+        self.bucket = TokenBucket(20, 10)
+        self.chat_bucket = TokenBucket(3, 1)
+        self.refused = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.hinting = False
+
+    def err(self, code: str, message: str, id: str | None = None) -> None:
+        self.conn.push(_frame("err", id=id, code=code, message=message))
+
+    async def run(self, ws: WebSocket) -> None:
+        while True:
+            try:
+                msg = await ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if msg["type"] == "websocket.disconnect":
+                return
+            text = msg.get("text")
+            if text is None:
+                self.err("malformed", "frames must be JSON text, not binary")
+                continue
+            if not self.bucket.take():
+                self.refused += 1
+                if self.refused > self.FLOOD_LIMIT:
+                    self.err("rate", "too many messages; closing the connection")
+                    await asyncio.sleep(0.05)
+                    await self.conn.close(1008)
+                    return
+                self.err("rate", "too many messages; slow down")
+                continue
+            self.refused = 0
+            if len(text.encode()) > MAX_FRAME:
+                self.err("too_big", f"frames are limited to {MAX_FRAME} bytes")
+                continue
+            try:
+                frame = parse_frame(text)
+            except ValueError as e:
+                self.err("malformed", str(e))
+                continue
+            await self.handle(frame)
+
+    async def handle(self, frame: Hello | Act | Chat | Hint | Start | Ping) -> None:
+        if isinstance(frame, Ping):
+            self.conn.push(_frame("pong"))
+            return
+        table = self.table
+        if table is None:
+            self.err("not_found", f"no table {self.table_id!r}")
+            return
+        if isinstance(frame, Hello):
+            await self.hello(table, frame)
+            return
+        if not self.joined:
+            self.err("malformed", "the first frame must be hello")
+            return
+        seat = self.conn.seat
+        if isinstance(frame, Act):
+            if seat is None:
+                self.err("forbidden", "spectators cannot act", frame.id)
+                return
+            try:
+                await table.act(seat, frame.action, frame.id, frame.v, reply=self.conn)
+                # An accepted action costs no rate token: the game's own pace bounds those, and a
+                # player (or bot) acting quickly must never be refused for it.
+                self.bucket.refund()
+            except Refusal as e:
+                self.err(e.code, e.message, frame.id)
+                if e.code == "stale":
+                    async with table.lock:
+                        self.conn.push(table.state_frame(seat, self.conn.host))
+                return
+        elif isinstance(frame, Chat):
+            if not self.chat_bucket.take():
+                self.err("rate", "one chat message a second")
+                return
+            text = clean_text(frame.text)
+            if text:
+                await table.say(seat, text)
+        elif isinstance(frame, Hint):
+            if seat is None:
+                self.err("forbidden", "spectators get no hints")
+                return
+            if self.hinting:
+                self.err("rate", "a hint is already being worked out")
+                return
+            self.hinting = True
+            task = asyncio.create_task(self._hint(table, seat))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        elif isinstance(frame, Start):
+            try:
+                await table.start(seat)
+            except Refusal as e:
+                self.err(e.code, e.message)
+
+    async def _hint(self, table: LiveTable, seat: int) -> None:
+        try:
+            hints = await table.hint(seat)
+            self.conn.push(_frame("hint", d=hints))
+        except Refusal as e:
+            self.err(e.code, e.message)
+        except Exception:
+            log.exception("hint failed")
+            self.err("unavailable", "the hint could not be worked out")
+        finally:
+            self.hinting = False
+
+    async def hello(self, table: LiveTable, frame: Hello) -> None:
+        if self.joined:
+            self.err("malformed", "hello was already said on this connection")
+            return
+        seat = None
+        if frame.token is not None:
+            seat = table.seat_of(frame.token)
+            if seat is None:
+                self.err("forbidden", "this link is not valid for this table (or its seat is played by a computer)")
+                return
+        self.conn.seat = seat
+        self.conn.host = seat is not None and table.seats[seat].host
+        self.joined = True
+        self.conn.push(_frame("welcome", d={"table": table.id, "seat": seat, "host": self.conn.host}))
+        history = list(table.chat)
+        if not history:
+            history = await asyncio.to_thread(self.hub.store.recent_chat, table.id)
+            table.chat.extend(history)
+        if history:
+            self.conn.push(_frame("chat", d=history))
+        name = clean_text(frame.name) if frame.name else None
+        await table.join(self.conn, name or None)
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,653 @@
+"""The server's heart: live tables, the order of work for an action, bots, presence.
+
+Data flows one way. A client's action is validated by the engine, committed to the database as
+an event, applied to the table's :class:`~euchre.game.Game`, and only then acknowledged and
+broadcast, each recipient getting the engine's view for its seat (``view_to_dict``), so the
+server never decides what a seat may see. A table's state is always the replay of its events, so
+a restart after ``kill -9`` rebuilds every table exactly (:meth:`Hub.start`).
+
+Commits from many tables are gathered into one transaction by :class:`Writer` (group commit): a
+durable commit costs one disk flush however many tables it carries, which is what lets hundreds
+of tables play at once on SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from euchre import notation
+from euchre.actions import Action
+from euchre.bots.base import Bot
+from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot
+from euchre.describe import action_words
+from euchre.errors import EuchreError
+from euchre.game import Game
+from euchre.protocol import view_to_dict
+from euchre.rules import Rules
+from euchre.server.db import EventRow, Op, SeatRow, Store, TableRow, now, token_hash
+
+__all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Writer", "ServerConfig"]
+
+log = logging.getLogger("euchre.server")
+
+
+class Refusal(Exception):
+    """An action or request refused with a protocol error code; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ServerConfig:
+    """Knobs of the server (``euchre serve`` options)."""
+
+    bot_delay: float = 0.6
+    """Seconds a computer player waits before acting at a table with people (0: at once)."""
+    away_timeout: float = 60.0
+    """Seconds a disconnected player's seat waits before a computer player stands in."""
+    hint_time: float = 1.0
+    """Seconds the hint search may take."""
+    bot_threads: int = 2
+
+
+# --- group commit --------------------------------------------------------------------------------
+class Writer:
+    """Runs transactions on one thread, gathering everything queued meanwhile into one commit.
+
+    ``await writer.commit(ops)`` returns once ``ops`` are durable, or raises what the database
+    raised; a batch that fails is retried one submission at a time, so one bad submission never
+    sinks another table's action.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: asyncio.Queue[tuple[list[Op], asyncio.Future[None]]] = asyncio.Queue()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="euchre-db")
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.commits = 0
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        self._thread.shutdown(wait=True)
+
+    async def commit(self, ops: list[Op]) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((ops, fut))
+        await fut
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                await loop.run_in_executor(self._thread, self.store.run, [op for ops, _ in batch for op in ops])
+                self.batches += 1
+                self.commits += len(batch)
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+            except Exception:
+                for ops, fut in batch:
+                    try:
+                        await loop.run_in_executor(self._thread, self.store.run, ops)
+                    except Exception as e:  # noqa: BLE001 - handed to the submitter
+                        if not fut.done():
+                            fut.set_exception(e)
+                    else:
+                        self.commits += 1
+                        if not fut.done():
+                            fut.set_result(None)
+
+
+# --- connections -----------------------------------------------------------------------------------
+@dataclass(eq=False)
+class Conn:
+    """One client connection: its seat (``None``: a spectator) and its queue of outgoing frames.
+
+    Frames go through a queue drained by the connection's own task, so a slow client never holds
+    up a table; a client that falls ``max_backlog`` frames behind is disconnected (it reconnects
+    and gets the current state).
+    """
+
+    seat: int | None
+    send: Callable[[str], Any]
+    close: Callable[[int], Any]
+    max_backlog: int = 200
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    host: bool = False
+
+    def push(self, frame: str) -> None:
+        if self.queue.qsize() >= self.max_backlog:
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(frame)
+
+    async def pump(self) -> None:
+        """Send queued frames until the queue says stop (``None``)."""
+        while True:
+            frame = await self.queue.get()
+            if frame is None:
+                await self.close(1013)
+                return
+            await self.send(frame)
+
+
+def _frame(t: str, **kw: Any) -> str:
+    return json.dumps({"t": t, **kw}, separators=(",", ":"))
+
+
+def bot_name(level: str) -> str:
+    return f"{level.capitalize()} bot"
+
+
+# --- a live table ----------------------------------------------------------------------------------
+class LiveTable:
+    """One table in memory: its rules, seats, game (the replay of its events) and connections."""
+
+    def __init__(self, row: TableRow, hub: Hub) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.row = row
+        self.rules = Rules.from_dict(row.rules)
+        self.seed = row.seed
+        self.level = row.level
+        self.status = row.status
+        self.seats: list[SeatRow] = list(row.seats)
+        self.standin: set[int] = set()
+        """Human seats a computer player is playing while their player is away."""
+        self.game: Game | None = None
+        self.version = 0
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.acks: dict[tuple[int | None, str], int] = {}
+        self.bots: dict[int, Bot] = {}
+        self.chat: deque[dict[str, Any]] = deque(maxlen=50)
+        self._now = 0.0
+        self._bot_task: asyncio.Task[None] | None = None
+        self._away: dict[int, asyncio.Task[None]] = {}
+        for ev in row.events:
+            self._apply(ev)
+
+    # --- the event log -------------------------------------------------------------------------
+    def _clock(self) -> float:
+        """The game's clock: the time of the event being applied, so a replay times hands exactly
+        as they were timed live."""
+        return self._now
+
+    def _apply(self, ev: EventRow) -> None:
+        """Apply a committed (or replayed) event to the in-memory table."""
+        self._now = ev.at
+        if ev.kind == "start":
+            self.game = Game(self.rules, seed=self.seed, dealer=self.row.dealer, clock=self._clock)
+            self.status = "playing"
+            for s in ev.payload.get("bots", []):
+                self.seats[s].kind = "bot"
+                self.seats[s].token_hash = None
+        elif ev.kind == "action":
+            assert self.game is not None
+            self.game.push(Action.from_code(int(ev.payload["a"])))
+            if self.game.is_over:
+                self.status = "over"
+        elif ev.kind == "bot_in":
+            assert ev.seat is not None
+            self.standin.add(ev.seat)
+        elif ev.kind == "bot_out":
+            assert ev.seat is not None
+            self.standin.discard(ev.seat)
+        else:
+            raise ValueError(f"unknown event kind {ev.kind!r}")
+        self._applied(ev)
+
+    def _applied(self, ev: EventRow) -> None:
+        if ev.client_id is not None:
+            self.acks[(ev.seat, ev.client_id)] = ev.seq
+        self.version = ev.seq
+
+    async def _commit_event(self, kind: str, seat: int | None, payload: dict[str, Any],
+                            client_id: str | None = None, extra: Sequence[Op] = ()) -> EventRow:
+        """Commit one event, then apply it. Called with the lock held."""
+        ev = EventRow(self.version + 1, kind, seat, client_id, payload, time.time())
+        if not await self.hub.durable([Store.op_event(self.id, ev), *extra]):
+            raise Refusal("unavailable", "the database did not take the change; try again")
+        self._apply(ev)
+        return ev
+
+    # --- who is who ----------------------------------------------------------------------------
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is at this table, or ``None``."""
+        found = None
+        for s in self.seats:
+            if s.accepts(token):
+                found = s.seat
+        return found
+
+    def present(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def bot_plays(self, seat: int) -> bool:
+        """A computer player acts for this seat now."""
+        return self.seats[seat].kind == "bot" or seat in self.standin
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        out = []
+        for s in self.seats:
+            present = self.present(s.seat)
+            out.append({"seat": s.seat, "name": s.name, "kind": s.kind, "present": present,
+                        "away": s.kind == "human" and not present, "bot": s.seat in self.standin})
+        return out
+
+    # --- frames ----------------------------------------------------------------------------------
+    def state_data(self, seat: int | None, host: bool = False) -> dict[str, Any]:
+        """Everything ``seat`` (``None``: a spectator) may see of the table."""
+        g = self.game
+        sides = [[s for s in range(self.rules.players) if self.rules.side_of(s) == side]
+                 for side in range(self.rules.sides)]
+        view = previous = last = None
+        if g is not None:
+            v = g.view(seat)
+            view = view_to_dict(v)
+            if not g.state.history and len(g.hands) > 1:
+                previous = view_to_dict(g.view(seat, hand=-2))
+            if v.actions:
+                s, a = v.actions[-1]
+                last = {"seat": s, "action": None if a is None else str(a)}
+            elif previous is not None and previous["actions"]:
+                last = previous["actions"][-1]
+        return {
+            "table": self.id, "status": self.status, "seat": seat, "host": host, "level": self.level,
+            "preset": self.row.preset, "seats": self.seat_info(), "sides": sides,
+            "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
+            "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
+            "view": view, "previous": previous, "last": last,
+        }
+
+    def state_frame(self, seat: int | None, host: bool = False) -> str:
+        return _frame("state", v=self.version, d=self.state_data(seat, host))
+
+    def broadcast(self) -> None:
+        """Send every connection its own state frame (built once per seat)."""
+        cache: dict[tuple[int | None, bool], str] = {}
+        for c in list(self.conns):
+            key = (c.seat, c.host)
+            if key not in cache:
+                cache[key] = self.state_frame(c.seat, c.host)
+            c.push(cache[key])
+
+    # --- actions -------------------------------------------------------------------------------
+    async def act(self, seat: int, text: str, client_id: str | None, base_v: int | None,
+                  reply: Conn | None = None) -> int:
+        """Validate, commit, apply, broadcast; the version of the committed event.
+
+        A resent ``client_id`` returns the original version; every refusal raises
+        :class:`Refusal` and changes nothing.
+        """
+        async with self.lock:
+            if client_id is not None and (seat, client_id) in self.acks:
+                v = self.acks[(seat, client_id)]
+                if reply is not None:
+                    reply.push(_frame("ack", id=client_id, v=v))
+                return v
+            if self.status == "waiting" or self.game is None:
+                raise Refusal("not_started", "the game has not started yet")
+            if self.status != "playing":
+                raise Refusal("over", "the game is over")
+            g = self.game
+            if g.to_act != seat:
+                raise Refusal("not_your_turn", f"it is not your turn: {self.seats[g.to_act].name} is to act")
+            if base_v is not None and base_v != self.version:
+                raise Refusal("stale", f"the table has moved on (you acted on version {base_v}, it is at "
+                                       f"{self.version}); here is the current state")
+            try:
+                action = g.state.parse_action(text)
+            except EuchreError as e:
+                raise Refusal("illegal", str(e)) from None
+            if not g.state.is_legal(action):
+                legal = ", ".join(str(a) for a in g.legal_actions())
+                raise Refusal("illegal", f"{text!r} is not legal now; legal: {legal}")
+            # Apply first, so the result and the record of a game-ending action go into the same
+            # transaction; nobody sees the table until the commit returns (every reader takes the
+            # lock), and a failed commit is undone.
+            at = time.time()
+            self._now = at
+            g.push(action)
+            extra = [self._finish_op(g)] if g.is_over else []
+            ev = EventRow(self.version + 1, "action", seat, client_id, {"a": int(action)}, at)
+            if not await self.hub.durable([Store.op_event(self.id, ev), *extra]):
+                g.pop()
+                raise Refusal("unavailable", "the database did not take the action; try again")
+            self._applied(ev)
+            if g.is_over:
+                self.status = "over"
+            if reply is not None:
+                reply.push(_frame("ack", id=client_id, v=ev.seq))
+            self.broadcast()
+            self._kick_bot()
+            if g.is_over:
+                for t in self._away.values():
+                    t.cancel()
+            return ev.seq
+
+    def _finish_op(self, game: Game) -> Op:
+        names = [s.name for s in self.seats]
+        record = notation.dumps(game, players=names, meta={"table": self.id, "level": self.level})
+        return Store.op_finish(self.id, game.scores, game.winners, record, self._results(game))
+
+    def _results(self, game: Game) -> list[dict[str, Any]]:
+        """One row per seat for the statistics page."""
+        r = self.rules
+        rows = []
+        for s in self.seats:
+            side = r.side_of(s.seat)
+            row: dict[str, Any] = {"seat": s.seat, "name": s.name, "kind": "bot" if s.kind == "bot" else "human",
+                   "won": side in game.winners, "hands": 0,
+                   "points_for": game.scores[side] - game.initial_scores[side],
+                   "points_against": sum(game.scores) - game.scores[side]
+                   - (sum(game.initial_scores) - game.initial_scores[side]),
+                   "calls": 0, "made": 0, "euchred": 0, "defended": 0, "euchres": 0, "loners": 0,
+                   "loner_marches": 0}
+            for h in game.hands:
+                if not h.is_over or h.thrown_in or h.points is None:
+                    continue
+                row["hands"] += 1
+                maker_side = r.side_of(h.maker)
+                makers_scored = h.points[maker_side] > 0
+                if h.maker == s.seat:
+                    row["calls"] += 1
+                    row["made"] += makers_scored
+                    row["euchred"] += not makers_scored
+                    if h.alone:
+                        row["loners"] += 1
+                        row["loner_marches"] += h.maker_tricks() == r.hand_size
+                elif side != maker_side:
+                    row["defended"] += 1
+                    row["euchres"] += not makers_scored
+            rows.append(row)
+        return rows
+
+    # --- bots ------------------------------------------------------------------------------------
+    def _bot_for(self, seat: int) -> Bot:
+        if seat not in self.bots:
+            self.bots[seat] = level_bot(self.level, seed=(self.seed * 31 + seat) % 2**63)
+        return self.bots[seat]
+
+    def _kick_bot(self) -> None:
+        """If a computer player is to act, start its turn (one at a time per table)."""
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        g = self.game
+        if self.status != "playing" or g is None or g.is_over or not self.bot_plays(g.to_act):
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(g.to_act, self.version))
+
+    async def _bot_turn(self, seat: int, version: int) -> None:
+        try:
+            humans = any(s.kind == "human" for s in self.seats)
+            if humans and self.hub.config.bot_delay > 0:
+                await asyncio.sleep(self.hub.config.bot_delay)
+            async with self.lock:
+                g = self.game
+                if g is None or self.version != version or g.to_act != seat or not self.bot_plays(seat):
+                    return
+                view = g.view(seat)
+            bot = self._bot_for(seat)
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self.hub.bot_threads, bot.choose, view)
+            try:
+                await self.act(seat, str(action), f"bot:{version}", version)
+            except Refusal as e:
+                if e.code != "stale":
+                    log.warning("table %s: bot at seat %d refused: %s", self.id, seat, e.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: computer player at seat %d failed", self.id, seat)
+        finally:
+            self._bot_task = None
+            if not self.hub.closing:
+                self._kick_bot()
+
+    # --- seats and presence ----------------------------------------------------------------------
+    async def join(self, conn: Conn, name: str | None) -> None:
+        """A connection arrives (its seat already checked): claim an open seat, take a seat back
+        from a stand-in bot, and send everyone the new presence."""
+        async with self.lock:
+            self.conns.add(conn)
+            seat = conn.seat
+            if seat is not None:
+                task = self._away.pop(seat, None)
+                if task is not None:
+                    task.cancel()
+                s = self.seats[seat]
+                changed = False
+                if s.kind == "open":
+                    s.kind = "human"
+                    changed = True
+                if name and name != s.name:
+                    s.name = name
+                    changed = True
+                if changed:
+                    await self.hub.writer.commit([Store.op_seat(self.id, s)])
+                if seat in self.standin and self.status == "playing":
+                    await self._commit_event("bot_out", seat, {})
+            self.broadcast()
+
+    async def leave(self, conn: Conn) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            seat = conn.seat
+            if seat is not None and not self.present(seat):
+                self._watch_away(seat)
+            self.broadcast()
+
+    def _watch_away(self, seat: int) -> None:
+        """A human seat with nobody: after ``away_timeout`` a computer player stands in."""
+        if (self.status != "playing" or self.seats[seat].kind != "human" or seat in self.standin
+                or self.hub.config.away_timeout <= 0 or seat in self._away):
+            return
+        self._away[seat] = asyncio.get_running_loop().create_task(self._away_later(seat))
+
+    async def _away_later(self, seat: int) -> None:
+        try:
+            await asyncio.sleep(self.hub.config.away_timeout)
+            async with self.lock:
+                self._away.pop(seat, None)
+                if self.present(seat) or self.status != "playing" or seat in self.standin:
+                    return
+                await self._commit_event("bot_in", seat, {})
+                self.broadcast()
+                self._kick_bot()
+        except asyncio.CancelledError:
+            pass
+
+    async def start(self, host_seat: int | None) -> None:
+        """The host starts a waiting table: seats nobody claimed get computer players."""
+        async with self.lock:
+            if host_seat is None or not self.seats[host_seat].host:
+                raise Refusal("forbidden", "only the host can start the table")
+            if self.status != "waiting":
+                raise Refusal("over" if self.status == "over" else "forbidden", "the table has already started")
+            bots = [s.seat for s in self.seats if s.kind == "open"]
+            ops: list[Op] = []
+            for b in bots:
+                s = self.seats[b]
+                s.name = bot_name(self.level)
+                s.kind = "bot"
+                ops.append(Store.op_seat(self.id, s))
+            ops.append(Store.op_status(self.id, "playing"))
+            await self._commit_event("start", None, {"bots": bots}, extra=ops)
+            for s in self.seats:
+                if s.kind == "human" and not self.present(s.seat):
+                    self._watch_away(s.seat)
+            self.broadcast()
+            self._kick_bot()
+
+    async def say(self, seat: int | None, text: str) -> None:
+        name = self.seats[seat].name if seat is not None else "spectator"
+        at = now()
+        await self.hub.writer.commit([Store.op_chat(self.id, seat, name, text, at)])
+        msg = {"seat": seat, "name": name, "text": text, "at": at.isoformat(timespec="seconds")}
+        self.chat.append(msg)
+        frame = _frame("chat", d=[msg])
+        for c in list(self.conns):
+            c.push(frame)
+
+    async def hint(self, seat: int) -> list[dict[str, Any]]:
+        """The strongest bot's expected points for each of the seat's choices, best first."""
+        from euchre.bots.search import SearchBot
+
+        async with self.lock:
+            g = self.game
+            if g is None or self.status != "playing" or g.to_act != seat:
+                raise Refusal("not_your_turn", "hints are for the seat to act")
+            view = g.view(seat)
+        adviser = SearchBot(seed=secrets.randbelow(2**31), time_limit=self.hub.config.hint_time)
+        loop = asyncio.get_running_loop()
+        evals = await loop.run_in_executor(self.hub.bot_threads, adviser.evaluate, view)
+        return [{"action": str(e.action), "words": action_words(e.action, view), "points": round(e.points, 3)}
+                for e in sorted(evals, key=lambda e: -e.points)]
+
+    def close(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for t in self._away.values():
+            t.cancel()
+
+
+# --- the hub -----------------------------------------------------------------------------------------
+class Hub:
+    """Every live table, the database and the writer; what the web app talks to."""
+
+    def __init__(self, store: Store, config: ServerConfig | None = None) -> None:
+        self.store = store
+        self.config = config or ServerConfig()
+        self.tables: dict[str, LiveTable] = {}
+        self.writer = Writer(store)
+        self.bot_threads = ThreadPoolExecutor(max_workers=self.config.bot_threads, thread_name_prefix="euchre-bot")
+        self.closing = False
+        self.broken: dict[str, str] = {}
+
+    async def start(self) -> None:
+        """Replay every unfinished table from the database and set its bots going again."""
+        self.writer.start()
+        loop = asyncio.get_running_loop()
+        rows = await loop.run_in_executor(None, self.store.load_tables)
+        for row in rows:
+            try:
+                table = LiveTable(row, self)
+            except Exception as e:  # noqa: BLE001 - a corrupt table must not stop the others
+                log.error("table %s cannot be replayed: %s", row.id, e)
+                self.broken[row.id] = str(e)
+                continue
+            self.tables[row.id] = table
+        for table in self.tables.values():
+            for s in table.seats:
+                table._watch_away(s.seat)
+            table._kick_bot()
+        if rows:
+            log.info("resumed %d tables", len(self.tables))
+
+    async def stop(self) -> None:
+        self.closing = True
+        for t in self.tables.values():
+            t.close()
+        await self.writer.stop()
+        self.bot_threads.shutdown(wait=False, cancel_futures=True)
+
+    async def create(self, *, mode: str, rules: Rules, preset: str | None, level: str, name: str,
+                     seed: int | None = None) -> tuple[LiveTable, list[tuple[int, str]]]:
+        """A new table; the creator (the host) sits at seat 0. Returns the table and one
+        ``(seat, token)`` per human seat (the only time a token exists in clear)."""
+        if mode not in ("bots", "friends"):
+            raise Refusal("malformed", f"mode must be 'bots' or 'friends', not {mode!r}")
+        if level not in LEVELS:
+            raise Refusal("malformed", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        seed = secrets.randbelow(2**62) if seed is None else seed
+        table_id = secrets.token_urlsafe(9)
+        tokens: list[tuple[int, str]] = []
+        seat_rows = []
+        for s in range(rules.players):
+            if s == 0 or mode == "friends":
+                token = secrets.token_urlsafe(32)
+                tokens.append((s, token))
+                kind = "human" if s == 0 else "open"
+                nm = name if s == 0 else f"Player {s + 1}"
+                seat_rows.append(SeatRow(s, nm, kind, token_hash(token), host=s == 0))
+            else:
+                seat_rows.append(SeatRow(s, bot_name(level), "bot", None))
+        game = Game(rules, seed=seed)
+        row = TableRow(id=table_id, created_at=now(), preset=preset, rules=rules.to_dict(), seed=seed,
+                       dealer=game.first_dealer, level=level, mode=mode, status="waiting", seats=seat_rows)
+        await self.writer.commit([Store.op_create_table(row)])
+        table = LiveTable(row, self)
+        self.tables[table_id] = table
+        if mode == "bots":
+            await table.start(0)
+        return table, tokens
+
+    async def durable(self, ops: list[Op]) -> bool:
+        """Commit ops; whether they are durable. A cancelled caller still waits for the outcome,
+        so memory never disagrees with the database about a commit in flight."""
+        fut = asyncio.ensure_future(self.writer.commit(ops))
+        try:
+            await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            await asyncio.wait([fut])
+            if fut.exception() is None:
+                return True
+            raise
+        except Exception:
+            log.exception("commit failed")
+            return False
+        return True
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A live table, or a finished one replayed from the database (for spectators and
+        players who come back to look)."""
+        table = self.tables.get(table_id)
+        if table is not None or table_id in self.broken:
+            return table
+        if len(table_id) > 24:
+            return None
+        row = await asyncio.get_running_loop().run_in_executor(None, self.store.load_table, table_id)
+        if row is None:
+            return None
+        table = self.tables.get(table_id)  # loaded meanwhile by another request
+        if table is None:
+            table = LiveTable(row, self)
+            self.tables[table_id] = table
+        return table
+
+    def stats(self) -> dict[str, Any]:
+        return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits}
+
+
+def default_level() -> str:
+    return DEFAULT_LEVEL
+
+
+def iso(t: dt.datetime) -> str:
+    return t.isoformat(timespec="seconds")

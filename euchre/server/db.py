@@ -1,0 +1,404 @@
+"""The server's database: the schema, the connection settings that make a commit survive
+``kill -9``, and the queries the server runs.
+
+The ``events`` table is the truth: a table's game is the replay of its events through the engine,
+so nothing else (no snapshot, no cache) has to be kept consistent with it. ``tables`` holds what a
+table is (rules, the secret seed, status) and, once over, the result and the record; ``seats``
+holds names and the SHA-256 of each seat's token (never the token); ``results`` holds one row per
+seat of each finished game for the statistics page.
+
+SQLite is the default (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``: a committed transaction is
+on disk); PostgreSQL is used when the URL names it. The schema is created and upgraded by Alembic
+(``euchre/server/migrations``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    Double,
+    Engine,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+__all__ = ["Store", "TableRow", "SeatRow", "EventRow", "token_hash", "metadata", "sqlite_url"]
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("preset", String(32), nullable=True),
+    Column("rules", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("dealer", Integer, nullable=False),
+    Column("level", String(16), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("scores", JSON, nullable=True),
+    Column("winners", JSON, nullable=True),
+    Column("record", Text, nullable=True),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(32), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("host", Boolean, nullable=False, default=False),
+)
+
+events = Table(
+    "events", metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("client_id", String(48), nullable=True),
+    Column("payload", JSON, nullable=False),
+    Column("at", Double, nullable=False),
+    UniqueConstraint("table_id", "seat", "client_id", name="uq_events_client_id"),
+)
+
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(32), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+results = Table(
+    "results", metadata,
+    Column("table_id", String(24), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(32), nullable=False, index=True),
+    Column("kind", String(8), nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("points_for", Integer, nullable=False),
+    Column("points_against", Integer, nullable=False),
+    Column("calls", Integer, nullable=False),
+    Column("made", Integer, nullable=False),
+    Column("euchred", Integer, nullable=False),
+    Column("defended", Integer, nullable=False),
+    Column("euchres", Integer, nullable=False),
+    Column("loners", Integer, nullable=False),
+    Column("loner_marches", Integer, nullable=False),
+    ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
+)
+
+
+def token_hash(token: str) -> str:
+    """What is stored for a seat token: its SHA-256 (a stolen database gives no working link)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The SQLAlchemy URL of an SQLite file."""
+    return f"sqlite:///{Path(path).expanduser().resolve()}"
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    name: str
+    kind: str
+    """``human`` (someone holds its link), ``bot``, or ``open`` (waiting for a friend or a bot)."""
+    token_hash: str | None
+    host: bool = False
+
+    def accepts(self, token: str) -> bool:
+        """The token is this seat's (compared in constant time)."""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
+
+
+@dataclass
+class EventRow:
+    """One event of a table's log; ``seq`` numbers them from 1 without gaps."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    client_id: str | None
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass
+class TableRow:
+    """A table as stored, with its seats and (when loaded for replay) its events."""
+
+    id: str
+    created_at: dt.datetime
+    preset: str | None
+    rules: dict[str, Any]
+    seed: int
+    dealer: int
+    level: str
+    mode: str
+    status: str
+    seats: list[SeatRow] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+    finished_at: dt.datetime | None = None
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+
+
+Op = Callable[[Connection], None]
+"""A piece of a transaction: the writer runs several tables' ops in one commit."""
+
+
+class Store:
+    """The database: opened from a URL, migrated to the current schema, and queried.
+
+    Every method runs synchronously (the server calls it from its one writer thread, or from a
+    worker thread for reads), and every write is one transaction.
+    """
+
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        self.url = make_url(url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            database = self.url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, json_serializer=_dumps, **kwargs)
+        """Writes (and migrations)."""
+        self.reader: Engine = self.engine
+        """Reads: with SQLite a second engine whose transactions do not take the write lock."""
+        if self.is_sqlite:
+            _sqlite_durability(self.engine, immediate=True)
+            self.reader = create_engine(self.url, json_serializer=_dumps, **kwargs)
+            _sqlite_durability(self.reader, immediate=False)
+        if migrate:
+            self.migrate()
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+        self.reader.dispose()
+
+    # --- writes ---------------------------------------------------------------------------------
+    def run(self, ops: Iterable[Op]) -> None:
+        """Run ops in one transaction: all are committed, or none."""
+        with self.engine.begin() as conn:
+            for op in ops:
+                op(conn)
+
+    @staticmethod
+    def op_create_table(row: TableRow) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(tables).values(
+                id=row.id, created_at=row.created_at, preset=row.preset, rules=row.rules, seed=row.seed,
+                dealer=row.dealer, level=row.level, mode=row.mode, status=row.status))
+            conn.execute(insert(seats), [
+                {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                 "token_hash": s.token_hash, "host": s.host} for s in row.seats])
+        return op
+
+    @staticmethod
+    def op_event(table_id: str, ev: EventRow) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(events).values(
+                table_id=table_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, client_id=ev.client_id,
+                payload=ev.payload, at=ev.at))
+        return op
+
+    @staticmethod
+    def op_seat(table_id: str, seat: SeatRow) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat.seat)
+                         .values(name=seat.name, kind=seat.kind))
+        return op
+
+    @staticmethod
+    def op_status(table_id: str, status: str) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+        return op
+
+    @staticmethod
+    def op_finish(table_id: str, scores: Sequence[int], winners: Sequence[int], record: str,
+                  rows: Sequence[dict[str, Any]]) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(
+                status="over", finished_at=now(), scores=list(scores), winners=list(winners), record=record))
+            if rows:
+                conn.execute(insert(results), [{"table_id": table_id, **r} for r in rows])
+        return op
+
+    @staticmethod
+    def op_chat(table_id: str, seat: int | None, name: str, text: str, at: dt.datetime) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name, text=text, at=at))
+        return op
+
+    # --- reads ----------------------------------------------------------------------------------
+    def load_tables(self, statuses: Sequence[str] = ("waiting", "playing")) -> list[TableRow]:
+        """Every table in one of ``statuses`` with its seats and events, for replay at start."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(select(tables).where(tables.c.status.in_(statuses))).mappings().all()
+            out = [self._table(conn, r) for r in rows]
+        return out
+
+    def load_table(self, table_id: str, *, with_events: bool = True) -> TableRow | None:
+        with self.reader.connect() as conn:
+            r = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            return None if r is None else self._table(conn, r, with_events=with_events)
+
+    def _table(self, conn: Connection, r: Any, *, with_events: bool = True) -> TableRow:
+        row = TableRow(
+            id=r["id"], created_at=r["created_at"], preset=r["preset"], rules=dict(r["rules"]), seed=int(r["seed"]),
+            dealer=r["dealer"], level=r["level"], mode=r["mode"], status=r["status"],
+            finished_at=r["finished_at"], scores=r["scores"], winners=r["winners"])
+        for s in conn.execute(select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)).mappings():
+            row.seats.append(SeatRow(s["seat"], s["name"], s["kind"], s["token_hash"], bool(s["host"])))
+        if with_events:
+            q = select(events).where(events.c.table_id == row.id).order_by(events.c.seq)
+            for e in conn.execute(q).mappings():
+                row.events.append(EventRow(e["seq"], e["kind"], e["seat"], e["client_id"], dict(e["payload"]),
+                                           float(e["at"])))
+        return row
+
+    def record(self, table_id: str) -> str | None:
+        with self.reader.connect() as conn:
+            return conn.execute(select(tables.c.record).where(tables.c.id == table_id)).scalar()
+
+    def recent_chat(self, table_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        with self.reader.connect() as conn:
+            q = select(chat).where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(limit)
+            rows = list(conn.execute(q).mappings())
+        return [{"seat": r["seat"], "name": r["name"], "text": r["text"], "at": _iso(r["at"])} for r in reversed(rows)]
+
+    def games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Finished games, newest first."""
+        with self.reader.connect() as conn:
+            q = (select(tables).where(tables.c.status == "over").order_by(tables.c.finished_at.desc())
+                 .limit(limit).offset(offset))
+            rows = list(conn.execute(q).mappings())
+            out = []
+            for r in rows:
+                names = [s["name"] for s in conn.execute(
+                    select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)).mappings()]
+                out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": r["scores"],
+                            "winners": r["winners"], "created_at": _iso(r["created_at"]),
+                            "finished_at": _iso(r["finished_at"])})
+        return out
+
+    def stats(self) -> list[dict[str, Any]]:
+        """Per player name (humans and bots alike): totals over finished games."""
+        c = results.c
+        q = (select(c.name, c.kind, func.count().label("games"),
+                    func.sum(func.cast(c.won, Integer)).label("wins"),
+                    func.sum(c.hands).label("hands"), func.sum(c.points_for).label("points_for"),
+                    func.sum(c.points_against).label("points_against"), func.sum(c.calls).label("calls"),
+                    func.sum(c.made).label("made"), func.sum(c.euchred).label("euchred"),
+                    func.sum(c.defended).label("defended"), func.sum(c.euchres).label("euchres"),
+                    func.sum(c.loners).label("loners"), func.sum(c.loner_marches).label("loner_marches"))
+             .group_by(c.name, c.kind).order_by(func.count().desc(), c.name))
+        with self.reader.connect() as conn:
+            rows = list(conn.execute(q).mappings())
+        out = []
+        for r in rows:
+            hands = int(r["hands"] or 0)
+            calls = int(r["calls"] or 0)
+            defended = int(r["defended"] or 0)
+            out.append({
+                "name": r["name"], "kind": r["kind"], "games": int(r["games"]), "wins": int(r["wins"] or 0),
+                "hands": hands,
+                "points_per_hand": (int(r["points_for"]) - int(r["points_against"])) / hands if hands else None,
+                "calls": calls, "make_rate": int(r["made"]) / calls if calls else None,
+                "euchred_rate": int(r["euchred"]) / calls if calls else None,
+                "defended": defended, "euchre_rate": int(r["euchres"]) / defended if defended else None,
+                "loners": int(r["loners"] or 0), "loner_marches": int(r["loner_marches"] or 0),
+            })
+        return out
+
+    def table_count(self) -> int:
+        with self.reader.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(tables)).scalar() or 0)
+
+
+def _iso(t: dt.datetime | None) -> str | None:
+    if t is None:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=dt.UTC)
+    return t.isoformat(timespec="seconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _sqlite_durability(engine: Engine, *, immediate: bool) -> None:
+    """WAL with ``synchronous=FULL`` (a commit is on disk before it returns), a busy timeout,
+    foreign keys, and ``BEGIN IMMEDIATE`` so a writer takes the lock up front instead of failing
+    half-way through a transaction."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cur = dbapi_conn.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "busy_timeout=30000", "foreign_keys=ON"):
+            cur.execute(f"PRAGMA {pragma}")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

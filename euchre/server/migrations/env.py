@@ -1,0 +1,28 @@
+"""Alembic environment: migrations run on the connection the server hands over (see
+``Store.migrate``), or on ``sqlalchemy.url`` when run from the ``alembic`` command."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from euchre.server.db import metadata
+
+config = context.config
+
+
+def run() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
+    with engine.begin() as conn:
+        context.configure(connection=conn, target_metadata=metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+run()
