@@ -1,0 +1,173 @@
+"""Helpers for the server tests: a fresh database (SQLite or PostgreSQL), a real ``euchre serve``
+process that can be killed with SIGKILL and restarted on the same database, and a small
+WebSocket client.
+
+PostgreSQL tests need ``EUCHRE_TEST_POSTGRES_URL`` (an admin URL; ``.ci/postgres.sh`` starts a
+throwaway server and prints it). Without it they are skipped, unless ``EUCHRE_REQUIRE_POSTGRES``
+is set (CI sets it), in which case they fail: CI must never pass by skipping them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATABASES = ["sqlite", "postgresql"]
+
+
+def postgres_admin_url() -> str | None:
+    url = os.environ.get("EUCHRE_TEST_POSTGRES_URL")
+    if not url:
+        if os.environ.get("EUCHRE_REQUIRE_POSTGRES"):
+            pytest.fail("EUCHRE_REQUIRE_POSTGRES is set but EUCHRE_TEST_POSTGRES_URL is not")
+        pytest.skip("no PostgreSQL server (set EUCHRE_TEST_POSTGRES_URL; .ci/postgres.sh starts one)")
+    return url
+
+
+def fresh_database(kind: str, tmp_path: Path) -> str:
+    """The URL of a new, empty database of ``kind`` (``sqlite`` or ``postgresql``)."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'euchre.sqlite3'}"
+    admin = postgres_admin_url()
+    assert admin is not None
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    name = f"euchre_test_{uuid.uuid4().hex[:12]}"
+    u = make_url(admin)
+    conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return u.set(database=name).render_as_string(hide_password=False)
+
+
+class Server:
+    """``euchre serve`` in a subprocess on a free port; ``kill()`` is SIGKILL, ``start()`` again
+    resumes from the same database."""
+
+    def __init__(self, database_url: str, home: Path, *args: str) -> None:
+        self.database_url = database_url
+        self.home = home
+        self.args = list(args)
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = ""
+        self.port = 0
+
+    def start(self, timeout: float = 60.0) -> Server:
+        env = {**os.environ, "EUCHRE_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
+        port_args = ["--port", str(self.port)]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "euchre", "serve", *port_args, "--database-url", self.database_url,
+             "--log-level", "warning", *self.args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        lines = []
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("euchre serve exited:\n" + "".join(lines))
+            lines.append(line)
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                self.port = int(m.group(1))
+                self.base = f"http://127.0.0.1:{self.port}"
+                break
+        else:
+            raise RuntimeError("euchre serve did not print its address:\n" + "".join(lines))
+        self._wait_ready(deadline)
+        return self
+
+    def _wait_ready(self, deadline: float) -> None:
+        import httpx
+
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("euchre serve is not answering")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+
+@contextmanager
+def running_server(database_url: str, home: Path, *args: str) -> Iterator[Server]:
+    server = Server(database_url, home, *args).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """A WebSocket client that records every frame it receives (for the leak scan)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.v = -1
+
+    @classmethod
+    async def connect(cls, url: str, token: str | None = None, **hello: Any) -> Client:
+        import websockets
+
+        ws = await websockets.connect(url, max_size=2**22)
+        c = cls(ws)
+        await c.send({"t": "hello", "token": token, **hello})
+        return c
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(frame))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.frames.append(raw)
+        f: dict[str, Any] = json.loads(raw)
+        if f["t"] == "state" and f["v"] >= self.v:
+            self.v = f["v"]
+            self.state = f["d"]
+        return f
+
+    async def until(self, t: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+        """Frames until one of type ``t`` (whose fields equal ``match``) arrives."""
+        deadline = time.monotonic() + timeout
+        while True:
+            f = await self.recv(max(0.01, deadline - time.monotonic()))
+            if f["t"] == t and all(f.get(k) == v for k, v in match.items()):
+                return f
+
+    async def close(self) -> None:
+        await self.ws.close()
