@@ -199,8 +199,9 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as plain values (for records and JSON)."""
-        return dataclasses.asdict(self)
+        """All fields as plain values (for records and JSON). Every field is a scalar, so a flat
+        copy is enough (``dataclasses.asdict`` costs 50 µs, too much for every server frame)."""
+        return {name: getattr(self, name) for name in _FIELD_TYPES}
 
     def diff(self, other: Rules | None = None) -> dict[str, Any]:
         """Fields that differ from ``other`` (default: the American preset)."""

@@ -47,7 +47,7 @@ _TT_BITS = 18
 _MAX_PLY = 24
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lowbit_index(x: int) -> int:
     i = 0
     while not (x >> i) & 1:
@@ -55,7 +55,7 @@ def _lowbit_index(x: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _winner(t: int, cards: np.ndarray, seats: np.ndarray, count: int) -> int:
     """The seat that wins a finished trick (same rule as ``cards.trick_winner_index``)."""
     led = _EFF[t, cards[0]]
@@ -78,7 +78,7 @@ _SAVED = 14
 _FIELDS = 22
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray, nactive: int,
            nxt: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int, left: int,
            alpha: int, beta: int, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
@@ -154,7 +154,7 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
     return -100
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive: int,
             tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int, left: int,
             alpha: int, beta: int, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
@@ -255,7 +255,7 @@ def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nacti
                         fr[p, _K] = fr[p, _N]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive: int,
           tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int, left: int, cards: np.ndarray,
           out: np.ndarray, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
