@@ -464,10 +464,14 @@ class LiveTable:
             self.broadcast()
 
     def _watch_away(self, seat: int) -> None:
-        """A human seat with nobody: after ``away_timeout`` a computer player stands in."""
+        """A human seat with nobody: after ``away_timeout`` a computer player stands in (only when
+        other people are at the table; a game against computer players just waits)."""
         if (self.status != "playing" or self.seats[seat].kind != "human" or seat in self.standin
                 or self.hub.config.away_timeout <= 0 or seat in self._away):
             return
+        if not any(s.kind == "human" and s.seat != seat for s in self.seats):
+            return  # nobody else is waiting: the game simply waits for its one player
+
         self._away[seat] = asyncio.get_running_loop().create_task(self._away_later(seat))
 
     async def _away_later(self, seat: int) -> None:

@@ -1,0 +1,66 @@
+/* Finished games, newest first, with their records to download. */
+"use strict";
+
+(function () {
+  const E = Euchre;
+  const el = E.el;
+  const $ = (id) => document.getElementById(id);
+  const PAGE = 50;
+  let offset = 0;
+
+  function sidesOf(players) {
+    const n = players.length;
+    if (n === 4) return [[0, 2], [1, 3]];
+    return players.map((_, i) => [i]);
+  }
+
+  function sideName(players, seats) { return seats.map((s) => players[s] || `Seat ${s + 1}`).join(" & "); }
+
+  function row(g) {
+    const players = Array.isArray(g.players) ? g.players.map((p) => (p && typeof p === "object" ? p.name : p)) : [];
+    const sides = sidesOf(players);
+    const scores = Array.isArray(g.scores) ? g.scores : [];
+    const winners = Array.isArray(g.winners) ? g.winners : (g.winner !== undefined && g.winner !== null ? [g.winner] : []);
+    const tr = el("tr", { dataset: { id: String(g.id) } });
+    tr.append(el("td", { class: "nowrap", text: E.formatDate(g.finished_at || g.created_at || g.date) }));
+    const who = el("td");
+    sides.forEach((seats, i) => {
+      if (i) who.append(el("span", { class: "muted", text: " vs " }));
+      const span = el("span", { text: sideName(players, seats) });
+      if (winners.indexOf(i) >= 0) span.className = "winner-mark";
+      who.append(span);
+    });
+    tr.append(who);
+    let preset = g.preset ? String(g.preset) : "custom rules";
+    preset = preset.charAt(0).toUpperCase() + preset.slice(1);
+    tr.append(el("td", { text: preset }));
+    tr.append(el("td", { class: "num nowrap", text: scores.join(" \u2013 ") }));
+    tr.append(el("td", { class: "winner-mark", text: winners.map((w) => sideName(players, sides[w] || [w])).join(", ") }));
+    const base = `/api/tables/${encodeURIComponent(g.id)}/record`;
+    tr.append(el("td", { class: "nowrap" },
+      el("a", { href: base + "?format=toml", download: `euchre-${g.id}.toml`, text: "TOML" }), " \u00b7 ",
+      el("a", { href: base + "?format=egn", download: `euchre-${g.id}.egn`, text: "EGN" }), " \u00b7 ",
+      el("a", { href: `/table/${encodeURIComponent(g.id)}`, text: "view" })));
+    return tr;
+  }
+
+  async function load() {
+    const body = $("games-body");
+    try {
+      const data = await E.fetchJSON(`/api/games?limit=${PAGE}&offset=${offset}`);
+      const games = Array.isArray(data) ? data : (data && data.games) || [];
+      if (offset === 0) E.clear(body);
+      for (const g of games) body.append(row(g));
+      if (offset === 0 && !games.length) body.append(el("tr", null, el("td", { colspan: "6", class: "muted" }, "No finished game yet. ", el("a", { href: "/", text: "Play one!" }))));
+      offset += games.length;
+      $("more").classList.toggle("hidden", games.length < PAGE);
+    } catch (e) {
+      if (offset === 0) E.clear(body);
+      $("error").textContent = "Could not load the games: " + (e.message || e);
+      $("error").classList.remove("hidden");
+    }
+  }
+
+  $("more").addEventListener("click", load);
+  load();
+})();

@@ -1,0 +1,341 @@
+/* The start page: play now against computer players, or open a table for friends. */
+"use strict";
+
+(function () {
+  const E = Euchre;
+  const el = E.el;
+  const $ = (id) => document.getElementById(id);
+  const PREF_KEY = "euchre.prefs";
+
+  // How each rule field is shown. Fields the server sends that are not listed here still appear
+  // (in "More rules", labelled from their name), so a new switch never needs a page change.
+  const FIELDS = {
+    target: { label: "Points to win", help: "empty: the game ends by time or by hands instead", main: true, min: 1, nullable: true },
+    duration: { label: "Minutes (timed game)", help: "empty: not a timed game", main: true, min: 1, nullable: true, step: "any" },
+    deals: { label: "Number of hands (progressive)", help: "empty: no fixed number of hands", main: false, min: 1, nullable: true },
+    stick_the_dealer: { label: "Stick the dealer", help: "the dealer must name trump when everyone passed twice", main: true },
+    going_alone: { label: "Going alone", help: "the maker may play without a partner", main: true, four: true },
+    canadian_loner: { label: "Canadian loner", help: "the dealer's partner may order up only by going alone", main: true, four: true },
+    defend_alone: { label: "Defend alone", help: "against a loner, one defender may defend alone", main: true, four: true },
+    super_euchre: { label: "Super-euchre", help: "makers who take no trick give the defenders more", main: true },
+    dealer_may_discard_up_card: { label: "Dealer may bury the up card", main: false },
+    loner_lead: { label: "Who leads against a loner", choices: { dealer_left: "left of the dealer", loner_left: "left of the loner" }, main: false, four: true },
+    deck: { label: "Deck", choices: { 20: "20 cards (10 to A)", 24: "24 cards (9 to A)", 25: "25 cards (with the Joker)", 32: "32 cards (7 to A)" }, main: false, number: true },
+    make_points: { label: "Points for making it (3–4 tricks)", main: false, min: 1 },
+    march_points: { label: "Points for a march (5 tricks)", main: false, min: 1 },
+    loner_march_points: { label: "Points for a lone march", main: false, min: 0 },
+    euchre_points: { label: "Points for a euchre", main: false, min: 1 },
+    loner_euchre_points: { label: "Points for euchring a loner", main: false, min: 0 },
+    lone_defender_euchre_points: { label: "Points for a lone defender's euchre", main: false, min: 0 },
+    super_euchre_points: { label: "Super-euchre points", main: false, min: 0 },
+    tie_break: { label: "No tie for first (play on)", main: false },
+    players: { hidden: true },
+  };
+
+  const LEVEL_WORDS = {
+    easy: "a beginner who makes mistakes",
+    medium: "a sound rule-of-thumb player",
+    hard: "a strong player that thinks ahead",
+    expert: "the strongest player (slower to think)",
+  };
+
+  let options = null;
+  let current = null;  // the chosen preset object
+  let created = null;  // the friends table answer
+  let pollTimer = null;
+
+  function prefs() { try { return JSON.parse(localStorage.getItem(PREF_KEY) || "{}") || {}; } catch (e) { return {}; } }
+  function savePrefs(p) { try { localStorage.setItem(PREF_KEY, JSON.stringify(Object.assign(prefs(), p))); } catch (e) { /* ignore */ } }
+
+  function showError(msg) {
+    const box = $("error");
+    if (!msg) { box.classList.add("hidden"); box.textContent = ""; return; }
+    box.textContent = msg;
+    box.classList.remove("hidden");
+  }
+
+  function labelOf(name) {
+    const f = FIELDS[name];
+    if (f && f.label) return f.label;
+    const t = name.replace(/_/g, " ");
+    return t.charAt(0).toUpperCase() + t.slice(1);
+  }
+
+  function presetsOf(opts) {
+    let p = opts && opts.presets;
+    if (!p) return [];
+    if (!Array.isArray(p)) {
+      p = Object.entries(p).map(([name, v]) => (v && v.rules ? Object.assign({ name }, v) : { name, rules: v || {} }));
+    }
+    return p.map((x) => (typeof x === "string" ? { name: x, rules: {} } : x)).filter((x) => x && x.name);
+  }
+
+  function levelsOf(opts) {
+    let l = opts && opts.levels;
+    if (!l) return ["easy", "medium", "hard", "expert"];
+    if (!Array.isArray(l)) l = Object.keys(l);
+    return l.map((x) => (typeof x === "string" ? x : x.name)).filter(Boolean);
+  }
+
+  function prettyPreset(name) {
+    const t = String(name);
+    return t.charAt(0).toUpperCase() + t.slice(1);
+  }
+
+  // --- rule inputs -------------------------------------------------------------------------------
+  function ruleInput(name, value, rules) {
+    const f = FIELDS[name] || {};
+    const id = "rule-" + name;
+    const row = el("div", { class: "rule", dataset: { field: name } });
+    const lab = el("label", { for: id, text: labelOf(name) });
+    if (f.help) lab.title = f.help;
+    let input;
+    if (f.choices) {
+      input = el("select", { id, name });
+      const vals = Object.keys(f.choices);
+      if (value !== null && value !== undefined && vals.indexOf(String(value)) < 0) vals.push(String(value));
+      for (const v of vals) input.append(el("option", { value: v, text: f.choices[v] || v }));
+      input.value = String(value);
+    } else if (typeof value === "boolean") {
+      input = el("input", { id, name, type: "checkbox" });
+      input.checked = value;
+    } else if (typeof value === "number" || value === null || f.nullable) {
+      input = el("input", { id, name, type: "number", inputmode: "numeric", step: f.step || "1", min: f.min !== undefined ? f.min : null,
+                            placeholder: f.nullable ? "none" : "" });
+      input.value = value === null || value === undefined ? "" : String(value);
+    } else {
+      input = el("input", { id, name, type: "text" });
+      input.value = value === null || value === undefined ? "" : String(value);
+    }
+    if (f.four && rules.players !== undefined && rules.players !== 4) {
+      input.disabled = true;
+      row.title = "four players only";
+    }
+    input.dataset.field = name;
+    input.addEventListener("change", markChanged);
+    input.addEventListener("input", markChanged);
+    row.append(lab, input);
+    if (f.help) row.append(el("span", { class: "sr-only hidden", text: f.help }));
+    return row;
+  }
+
+  function inputValue(input, original) {
+    const f = FIELDS[input.dataset.field] || {};
+    if (input.type === "checkbox") return input.checked;
+    if (input.tagName === "SELECT") {
+      if (f.number || typeof original === "number") return Number(input.value);
+      return input.value;
+    }
+    if (input.type === "number") {
+      const t = input.value.trim();
+      if (t === "") return null;
+      const n = Number(t);
+      return isFinite(n) ? n : original;
+    }
+    return input.value;
+  }
+
+  function allRuleInputs() { return Array.from(document.querySelectorAll("#rules [data-field]")).filter((x) => x.tagName !== "DIV"); }
+
+  function overrides() {
+    const base = (current && current.rules) || {};
+    const out = {};
+    for (const input of allRuleInputs()) {
+      if (input.disabled) continue;
+      const name = input.dataset.field;
+      const v = inputValue(input, base[name]);
+      if (v !== base[name]) out[name] = v;
+    }
+    // one ending only: a new ending given clears the others on the server (Rules.preset)
+    return out;
+  }
+
+  function markChanged() {
+    const o = overrides();
+    for (const input of allRuleInputs()) {
+      const row = input.closest(".rule");
+      if (row) row.classList.toggle("changed", Object.prototype.hasOwnProperty.call(o, input.dataset.field));
+    }
+  }
+
+  function renderRules() {
+    const main = E.clear($("rules-main"));
+    const more = E.clear($("rules-more"));
+    const rules = (current && current.rules) || {};
+    const names = Object.keys(rules);
+    const order = Object.keys(FIELDS);
+    names.sort((a, b) => {
+      const ia = order.indexOf(a), ib = order.indexOf(b);
+      return (ia < 0 ? 999 : ia) - (ib < 0 ? 999 : ib);
+    });
+    for (const name of names) {
+      const f = FIELDS[name] || {};
+      if (f.hidden) continue;
+      const value = rules[name];
+      if (typeof value === "object" && value !== null) continue;
+      // the game's ending: show the one the preset uses up front, the others in "more"
+      let isMain = !!f.main;
+      if (name === "target" || name === "duration" || name === "deals") isMain = value !== null && value !== undefined;
+      if (f.four && rules.players !== 4) isMain = false;
+      (isMain ? main : more).append(ruleInput(name, value, rules));
+    }
+    if (!names.length) main.append(el("p", { class: "muted", text: "This game has no switches." }));
+    markChanged();
+  }
+
+  function choosePreset(name) {
+    const list = presetsOf(options);
+    current = list.find((p) => p.name === name) || list[0] || null;
+    $("preset-desc").textContent = current ? (current.description || "") : "";
+    renderRules();
+  }
+
+  // --- creating tables ---------------------------------------------------------------------------
+  async function create(mode) {
+    showError("");
+    const name = $("name").value.trim().slice(0, 24);
+    if (!name) { showError("Please enter your name first."); $("name").focus(); return; }
+    E.setName(name);
+    savePrefs({ preset: $("preset").value, level: $("level").value });
+    const body = { mode, preset: $("preset").value, rules: overrides(), level: $("level").value, name };
+    const buttons = [$("play-now"), $("open-friends")];
+    buttons.forEach((b) => { b.disabled = true; });
+    try {
+      const resp = await E.fetchJSON("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+      if (mode === "bots") {
+        location.href = seatUrl(resp.url, resp.token, resp.id);
+        return;
+      }
+      created = resp;
+      showFriends(resp);
+    } catch (e) {
+      showError(e.message || String(e));
+    } finally {
+      buttons.forEach((b) => { b.disabled = false; });
+    }
+  }
+
+  function seatUrl(url, token, id) {
+    let u = url || `/table/${encodeURIComponent(id)}`;
+    if (token && u.indexOf("#token=") < 0) u += "#token=" + encodeURIComponent(token);
+    return u;
+  }
+
+  function absolute(u) { return new URL(u, location.origin).href; }
+
+  function seatRole(seat, players) {
+    if (players === 4) return seat === 2 ? "your partner" : (seat === 1 ? "opponent, on your left" : "opponent, on your right");
+    return "opponent";
+  }
+
+  function copyButton(input) {
+    const b = el("button", { type: "button", class: "copy", text: "Copy" });
+    b.addEventListener("click", async () => {
+      const ok = await E.copyText(input.value, input);
+      b.textContent = ok ? "Copied" : "Select and copy";
+      b.classList.toggle("copied", ok);
+      if (!ok) { input.focus(); input.select(); }
+      setTimeout(() => { b.textContent = "Copy"; b.classList.remove("copied"); }, 1800);
+    });
+    return b;
+  }
+
+  function showFriends(resp) {
+    const players = (current && current.rules && current.rules.players) || ((resp.links || []).length + 1);
+    const list = E.clear($("seat-links"));
+    for (const link of resp.links || []) {
+      const url = absolute(seatUrl(link.url, link.token, resp.id));
+      const input = el("input", { type: "text", readonly: true, class: "seat-link", "aria-label": `link for seat ${link.seat + 1}`, dataset: { seat: String(link.seat) } });
+      input.value = url;
+      input.addEventListener("focus", () => input.select());
+      const li = el("li", { dataset: { seat: String(link.seat) } },
+        el("span", { class: "who" }, `Seat ${link.seat + 1} `, el("span", { class: "muted small", text: `(${seatRole(link.seat, players)})` })),
+        input, copyButton(input),
+        el("span", { class: "seat-state", id: `seat-state-${link.seat}`, text: "waiting…" }));
+      list.append(li);
+    }
+    const watch = $("watch-link");
+    watch.value = absolute(resp.watch_url || `/table/${encodeURIComponent(resp.id)}`);
+    const watchCopy = document.querySelector('[data-copy="watch-link"]');
+    watchCopy.replaceWith(copyButton(watch));
+    $("my-seat-link").href = seatUrl(resp.url, resp.token, resp.id);
+    $("start-button").disabled = false;
+    $("friends-status").textContent = "";
+    $("friends-result").classList.remove("hidden");
+    $("friends-result").scrollIntoView({ behavior: "smooth", block: "start" });
+    poll();
+  }
+
+  async function poll() {
+    clearTimeout(pollTimer);
+    if (!created) return;
+    try {
+      const info = await E.fetchJSON(`/api/tables/${encodeURIComponent(created.id)}`);
+      for (const s of info.seats || []) {
+        const span = $(`seat-state-${s.seat}`);
+        if (!span) continue;
+        let text = "not joined yet";
+        if (s.kind === "bot") text = "computer player";
+        else if (s.present) text = `joined: ${s.name || ""}`;
+        else if (s.kind === "human") text = `${s.name || "someone"} (away)`;
+        span.textContent = text;
+        span.classList.toggle("joined", !!s.present || s.kind === "bot");
+      }
+      if (info.status && info.status !== "waiting") {
+        $("start-button").disabled = true;
+        $("friends-status").textContent = info.status === "over" ? "This game is over." : "The game has started.";
+        return;
+      }
+    } catch (e) { /* keep polling quietly */ }
+    pollTimer = setTimeout(poll, 3000);
+  }
+
+  async function start() {
+    if (!created) return;
+    $("start-button").disabled = true;
+    $("friends-status").textContent = "Starting…";
+    try {
+      await E.fetchJSON(`/api/tables/${encodeURIComponent(created.id)}/start`, {
+        method: "POST",
+        headers: { Authorization: "Bearer " + created.token, Accept: "application/json" },
+      });
+      $("friends-status").textContent = "The game has started: empty seats got computer players. Go to your seat to play.";
+      poll();
+    } catch (e) {
+      $("friends-status").textContent = "Could not start: " + (e.message || e);
+      $("start-button").disabled = false;
+    }
+  }
+
+  // --- boot --------------------------------------------------------------------------------------
+  async function init() {
+    $("name").value = E.getName();
+    $("new-game").addEventListener("submit", (e) => { e.preventDefault(); create("bots"); });
+    $("open-friends").addEventListener("click", () => create("friends"));
+    $("start-button").addEventListener("click", start);
+    $("preset").addEventListener("change", () => { showError(""); choosePreset($("preset").value); });
+    $("rules-reset").addEventListener("click", () => renderRules());
+    $("level").addEventListener("change", () => { $("level-desc").textContent = LEVEL_WORDS[$("level").value] || ""; });
+    try {
+      options = await E.fetchJSON("/api/options");
+    } catch (e) {
+      showError("Could not load the game options: " + (e.message || e));
+      options = { presets: [{ name: "american", rules: {} }], levels: ["easy", "medium", "hard", "expert"] };
+    }
+    const p = prefs();
+    const presetSel = E.clear($("preset"));
+    for (const pr of presetsOf(options)) presetSel.append(el("option", { value: pr.name, text: prettyPreset(pr.name) }));
+    const levelSel = E.clear($("level"));
+    const levels = levelsOf(options);
+    for (const l of levels) levelSel.append(el("option", { value: l, text: l.charAt(0).toUpperCase() + l.slice(1) }));
+    const defLevel = levels.indexOf(p.level) >= 0 ? p.level : (levels.indexOf("hard") >= 0 ? "hard" : (options.default_level || levels[0]));
+    levelSel.value = defLevel;
+    $("level-desc").textContent = LEVEL_WORDS[defLevel] || "";
+    const names = presetsOf(options).map((x) => x.name);
+    presetSel.value = names.indexOf(p.preset) >= 0 ? p.preset : (names.indexOf("american") >= 0 ? "american" : names[0]);
+    choosePreset(presetSel.value);
+    if (!$("name").value) $("name").focus();
+  }
+
+  init();
+})();

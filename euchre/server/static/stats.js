@@ -1,0 +1,77 @@
+/* Statistics per player name, sortable by any column. */
+"use strict";
+
+(function () {
+  const E = Euchre;
+  const el = E.el;
+  const $ = (id) => document.getElementById(id);
+  let rows = [];
+  let sortKey = "games";
+  let sortDir = -1;
+
+  function value(r, key) {
+    if (key === "win_pct") return r.games ? (r.wins || 0) / r.games : null;
+    return r[key];
+  }
+
+  function render() {
+    const body = E.clear($("stats-body"));
+    const showBots = $("show-bots").checked;
+    const list = rows.filter((r) => showBots || r.kind !== "bot").slice();
+    list.sort((a, b) => {
+      const x = value(a, sortKey), y = value(b, sortKey);
+      if (x === y) return String(a.name).localeCompare(String(b.name));
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      if (typeof x === "string" || typeof y === "string") return sortDir * String(x).localeCompare(String(y));
+      return sortDir * (x - y);
+    });
+    for (const r of list) {
+      const tr = el("tr");
+      const name = el("td", { class: "nowrap" }, el("span", { text: String(r.name || r.player || "?") }));
+      if (r.kind === "bot") name.append(" ", el("span", { class: "badge bot", text: "computer" }));
+      tr.append(name);
+      tr.append(el("td", { class: "num", text: E.num(r.games) }));
+      tr.append(el("td", { class: "num", text: E.num(r.wins) }));
+      tr.append(el("td", { class: "num", text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
+      tr.append(el("td", { class: "num", text: E.num(r.hands) }));
+      const pph = r.points_per_hand;
+      tr.append(el("td", { class: "num", text: pph === null || pph === undefined ? "–" : (pph > 0 ? "+" : "") + Number(pph).toFixed(2) }));
+      tr.append(el("td", { class: "num", text: E.pct(r.make_rate), title: r.calls !== undefined ? `${r.calls} calls` : null }));
+      tr.append(el("td", { class: "num", text: E.pct(r.euchre_rate), title: r.defended !== undefined ? `${r.defended} hands defended` : null }));
+      tr.append(el("td", { class: "num", text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
+      body.append(tr);
+    }
+    if (!list.length) body.append(el("tr", null, el("td", { colspan: "9", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
+    document.querySelectorAll("th[data-sort]").forEach((th) => {
+      th.setAttribute("aria-sort", th.dataset.sort === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
+      th.dataset.arrow = th.dataset.sort === sortKey ? (sortDir > 0 ? " ▲" : " ▼") : "";
+    });
+  }
+
+  async function load() {
+    try {
+      const data = await E.fetchJSON("/api/stats");
+      rows = Array.isArray(data) ? data : (data && (data.players || data.stats)) || [];
+      render();
+    } catch (e) {
+      E.clear($("stats-body"));
+      $("error").textContent = "Could not load the statistics: " + (e.message || e);
+      $("error").classList.remove("hidden");
+    }
+  }
+
+  document.querySelectorAll("th[data-sort]").forEach((th) => {
+    th.tabIndex = 0;
+    const go = () => {
+      const k = th.dataset.sort;
+      if (k === sortKey) sortDir = -sortDir;
+      else { sortKey = k; sortDir = k === "name" ? 1 : -1; }
+      render();
+    };
+    th.addEventListener("click", go);
+    th.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+  });
+  $("show-bots").addEventListener("change", render);
+  load();
+})();

@@ -1,0 +1,1257 @@
+/* The Euchre table: speaks the WebSocket protocol of docs/server.md and renders the latest state.
+   No rule is computed here: everything shown comes from the server's view (legal actions included).
+   Untrusted text (names, chat, hint words) is only ever set with textContent. */
+"use strict";
+
+(function () {
+  const E = Euchre;
+  const el = E.el;
+  const $ = (id) => document.getElementById(id);
+
+  // ---------------------------------------------------------------- configuration
+  const PING_EVERY = 20000;     // ms between pings
+  const PONG_WAIT = 9000;       // ms without pong before reconnecting
+  const BACKOFF_MIN = 500;      // first reconnect delay
+  const BACKOFF_MAX = 8000;     // largest reconnect delay
+  const PACE_PLAY = 320;        // ms between other seats' actions shown one by one
+  const PACE_TRICK = 1100;      // ms to keep a completed trick on the felt before the next frame
+  const PACE_HAND = 1800;       // ms after a hand ended before the next frame
+  const ACK_WAIT = 12000;       // ms without ack before forcing a reconnect (the action is resent)
+  const SUMMARY_MIN = 2200;     // ms the hand-over banner stays at least
+  const SUMMARY_MAX = 9000;     // ms the hand-over banner stays at most
+  const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
+
+  // ---------------------------------------------------------------- table id and token
+  const pathParts = location.pathname.split("/").filter(Boolean);
+  const tableId = decodeURIComponent(pathParts[pathParts.length - 1] || "");
+  const token = (function () {
+    const h = location.hash.replace(/^#/, "");
+    try { return new URLSearchParams(h).get("token") || null; } catch (e) { return null; }
+  })();
+
+  // ---------------------------------------------------------------- state
+  const S = {
+    ws: null,
+    welcomed: false,
+    stopped: false,
+    attempt: 0,
+    reconnectTimer: null,
+    pingTimer: null,
+    pongTimer: null,
+    ackTimer: null,
+    seat: null,
+    host: false,
+    shown: null,          // the state frame shown {t, v, d}
+    shownV: -1,
+    queue: [],            // newer state frames waiting to be shown (paced)
+    pumpTimer: null,
+    nextAt: 0,
+    pending: null,        // the act frame sent and not yet answered
+    seq: 0,
+    sel: -1,              // selected card index in the hand (keyboard)
+    chatKeys: new Set(),
+    hints: null,          // {v, items} or {v, loading: true}
+    summary: null,        // {p, at, closed}
+    summaryTimer: null,
+    trickFlash: null,     // {trick, until, names}
+    flashTimer: null,
+    toastTimer: null,
+    renderKeys: {},
+    layoutKey: "",
+    slots: {},
+    seatEls: {},
+  };
+
+  // ---------------------------------------------------------------- small helpers
+  function send(obj) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+      try { S.ws.send(JSON.stringify(obj)); return true; } catch (e) { return false; }
+    }
+    return false;
+  }
+
+  function newId() {
+    S.seq += 1;
+    return "a" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36) + "-" + S.seq;
+  }
+
+  function toast(msg, kind) {
+    const t = $("toast");
+    t.textContent = msg;
+    t.className = "toast" + (kind ? " " + kind : "");
+    clearTimeout(S.toastTimer);
+    S.toastTimer = setTimeout(() => t.classList.add("hidden"), kind === "info" ? 2500 : 3500);
+  }
+
+  function setConn(text, cls) {
+    const c = $("connection");
+    c.textContent = text;
+    c.className = cls;
+  }
+
+  function D() { return S.shown ? S.shown.d : null; }
+  function V() { const d = D(); return d ? d.view : null; }
+
+  function playersOf(d) {
+    if (d && d.view && d.view.rules && d.view.rules.players) return d.view.rules.players;
+    if (d && d.previous && d.previous.rules && d.previous.rules.players) return d.previous.rules.players;
+    if (d && Array.isArray(d.seats) && d.seats.length) return d.seats.length;
+    return 4;
+  }
+
+  function sidesOf(d) {
+    if (d && Array.isArray(d.sides) && d.sides.length) return d.sides;
+    const n = playersOf(d);
+    if (n === 4) return [[0, 2], [1, 3]];
+    return Array.from({ length: n }, (_, i) => [i]);
+  }
+
+  function sideOfSeat(d, seat) {
+    const sides = sidesOf(d);
+    for (let i = 0; i < sides.length; i++) if (sides[i].indexOf(seat) >= 0) return i;
+    return 0;
+  }
+
+  function seatInfo(d, s) {
+    return (d && Array.isArray(d.seats) && d.seats.find((x) => x && x.seat === s)) || (d && d.seats && d.seats[s]) || null;
+  }
+
+  function baseName(d, s) {
+    if (s === null || s === undefined) return "";
+    const info = seatInfo(d, s);
+    const name = info && info.name ? String(info.name) : "";
+    return name || `Seat ${s + 1}`;
+  }
+
+  /** Where a seat sits as seen from the user (or "seat N" for spectators). */
+  function relation(d, s) {
+    const n = playersOf(d);
+    if (S.seat === null || S.seat === undefined) return `seat ${s + 1}`;
+    const k = ((s - S.seat) % n + n) % n;
+    if (k === 0) return "you";
+    if (n === 4) return ["", "left", "partner", "right"][k];
+    if (n === 3) return ["", "left", "right"][k];
+    return "opponent";
+  }
+
+  /** The seat's name, told apart from a seat of the same name (several "Hard bot"s). */
+  function seatName(d, s) {
+    const name = baseName(d, s);
+    if (!d || !Array.isArray(d.seats)) return name;
+    const dup = d.seats.some((x) => x && x.seat !== s && baseName(d, x.seat) === name);
+    return dup ? `${name} (${relation(d, s)})` : name;
+  }
+
+  /** A short label for small places: "You", the relation for look-alike names, else the name. */
+  function shortName(d, s) {
+    if (S.seat !== null && s === S.seat) return "You";
+    const name = baseName(d, s);
+    const dup = d && Array.isArray(d.seats) && d.seats.some((x) => x && x.seat !== s && baseName(d, x.seat) === name);
+    if (!dup) return name;
+    const r = relation(d, s);
+    return r.charAt(0).toUpperCase() + r.slice(1);
+  }
+
+  function whoName(d, s) {
+    return (S.seat !== null && s === S.seat) ? "You" : seatName(d, s);
+  }
+
+  function sideLabel(d, i) {
+    const sides = sidesOf(d);
+    const seats = sides[i] || [];
+    if (seats.length === 1) return (S.seat !== null && seats[0] === S.seat) ? "You" : seatName(d, seats[0]);
+    const names = seats.map((s) => (S.seat !== null && s === S.seat) ? "You" : baseName(d, s));
+    if (names.length > 1 && names.every((x) => x === names[0])) return `${names[0]}s`;
+    return names.join(" & ");
+  }
+
+  function isMyTurn(frame) {
+    const v = frame && frame.d && frame.d.view;
+    return !!(v && Array.isArray(v.legal) && v.legal.length > 0 && frame.d.status !== "over");
+  }
+
+  function upSuit(view) {
+    const c = view && E.parseCard(view.up_card);
+    return c && !c.joker ? c.suit : null;
+  }
+
+  // ---------------------------------------------------------------- action words
+  /** Readable label for an action the user may take (as nodes: text plus a coloured suit). */
+  function actionLabelNodes(action, view) {
+    const parts = action.split(/\s+/);
+    const verb = parts[0];
+    const alone = parts[parts.length - 1] === "alone" && verb !== "defend";
+    const out = [];
+    const addSuit = (suit, withName) => {
+      out.push(el("span", { class: "suit-sym " + (E.isRed(suit) ? "suit-red" : "suit-black"), text: E.SUIT_SYM[suit] || suit }));
+      if (withName) out.push(el("span", { class: "sname", text: " " + (E.SUIT_NAME[suit] || suit) }));
+    };
+    switch (verb) {
+      case "pass":
+        if (view && view.phase === "take") out.push("Leave it");
+        else if (view && view.phase === "defend") out.push("Pass (play with partner)");
+        else out.push("Pass");
+        break;
+      case "order": {
+        const dealer = view && view.seat === view.dealer;
+        out.push(dealer ? "Pick up " : "Order up ");
+        const us = upSuit(view);
+        if (us) addSuit(us, false);
+        if (alone) out.push(" alone");
+        break;
+      }
+      case "take": out.push("Take the up card"); break;
+      case "call":
+        out.push("Call ");
+        addSuit(parts[1], true);
+        if (alone) out.push(" alone");
+        break;
+      case "defend": out.push("Defend alone"); break;
+      case "discard": out.push("Discard ", E.cardText(parts[1])); break;
+      case "play": out.push("Play ", E.cardText(parts[1])); break;
+      default: out.push(action);
+    }
+    return out;
+  }
+
+  function actionLabelText(action, view) {
+    const span = el("span", null, ...actionLabelNodes(action, view));
+    return span.textContent;
+  }
+
+  /** Past-tense words for the bidding history. */
+  function historyNodes(d, view, entry, idx, actions) {
+    const a = entry.action;
+    const seat = entry.seat;
+    if (a === null || a === undefined) return ["discarded a card"];
+    const parts = String(a).split(/\s+/);
+    const verb = parts[0];
+    const alone = parts[parts.length - 1] === "alone" && verb !== "defend";
+    const made = actions.slice(0, idx).some((x) => x.action && /^(order|call|take)\b/.test(x.action));
+    switch (verb) {
+      case "pass": {
+        const prev = idx > 0 ? actions[idx - 1] : null;
+        if (playersOf(d) === 2 && seat === view.dealer && prev && prev.action && prev.action.startsWith("order")) return ["left the up card"];
+        if (made) return ["will not defend alone"];
+        return ["passed"];
+      }
+      case "order": {
+        const us = upSuit(view);
+        const nodes = [seat === view.dealer ? "picked it up " : "ordered it up "];
+        if (us) nodes.push(E.suitSpan(us, false));
+        if (alone) nodes.push(", alone");
+        return nodes;
+      }
+      case "take": return ["took the up card"];
+      case "call": {
+        const nodes = ["called ", E.suitSpan(parts[1], true)];
+        if (alone) nodes.push(", alone");
+        return nodes;
+      }
+      case "defend": return ["defends alone"];
+      case "discard": return ["discarded ", E.cardText(parts[1])];
+      case "play": return ["played ", E.cardText(parts[1])];
+      default: return [String(a)];
+    }
+  }
+
+  function bubbleText(view, entry) {
+    const a = entry.action;
+    if (a === null || a === undefined) return "discarded";
+    const parts = a.split(/\s+/);
+    const alone = parts[parts.length - 1] === "alone" && parts[0] !== "defend";
+    switch (parts[0]) {
+      case "pass": return "Pass";
+      case "order": return (entry.seat === view.dealer ? "Picked up" : "Ordered up") + (alone ? " alone" : "");
+      case "take": return "Took it";
+      case "call": return "Called " + (E.SUIT_SYM[parts[1]] || parts[1]) + (alone ? " alone" : "");
+      case "defend": return "Defends alone";
+      case "discard": return "Discarded";
+      default: return "";
+    }
+  }
+
+  // ---------------------------------------------------------------- connection
+  function wsUrl() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}`;
+  }
+
+  function connect() {
+    clearTimeout(S.reconnectTimer);
+    S.reconnectTimer = null;
+    if (S.stopped) return;
+    dropSocket();
+    let ws;
+    try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleReconnect(); return; }
+    S.ws = ws;
+    S.welcomed = false;
+    ws.onopen = () => {
+      if (S.ws !== ws) return;
+      const name = E.getName() || null;
+      send({ t: "hello", token: token, v: S.shownV >= 0 ? S.shownV : null, name: name ? name.slice(0, 24) : null });
+      startPing();
+    };
+    ws.onmessage = (ev) => {
+      if (S.ws !== ws) return;
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m && typeof m === "object") onFrame(m);
+    };
+    ws.onclose = () => {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      stopPing();
+      S.welcomed = false;
+      scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  function dropSocket() {
+    stopPing();
+    const ws = S.ws;
+    S.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch (e) { /* ignore */ }
+    }
+  }
+
+  function scheduleReconnect() {
+    if (S.stopped) return;
+    clearTimeout(S.reconnectTimer);
+    const base = Math.min(BACKOFF_MAX, BACKOFF_MIN * Math.pow(2, S.attempt));
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    S.attempt = Math.min(S.attempt + 1, 10);
+    setConn("reconnecting…", "bad");
+    S.reconnectTimer = setTimeout(connect, delay);
+  }
+
+  function reconnectNow() {
+    dropSocket();
+    S.attempt = 0;
+    setConn("reconnecting…", "bad");
+    clearTimeout(S.reconnectTimer);
+    S.reconnectTimer = setTimeout(connect, 50);
+  }
+
+  function startPing() {
+    stopPing();
+    S.pingTimer = setInterval(() => {
+      if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return;
+      send({ t: "ping" });
+      if (!S.pongTimer) {
+        S.pongTimer = setTimeout(() => {
+          S.pongTimer = null;
+          dropSocket();
+          scheduleReconnect();
+        }, PONG_WAIT);
+      }
+    }, PING_EVERY);
+  }
+
+  function stopPing() {
+    clearInterval(S.pingTimer);
+    S.pingTimer = null;
+    clearTimeout(S.pongTimer);
+    S.pongTimer = null;
+  }
+
+  // ---------------------------------------------------------------- frames
+  function onFrame(m) {
+    switch (m.t) {
+      case "welcome": return onWelcome(m);
+      case "state": return onState(m);
+      case "ack": return onAck(m);
+      case "err": return onErr(m);
+      case "chat": return onChat(m);
+      case "hint": return onHint(m);
+      case "pong":
+        clearTimeout(S.pongTimer);
+        S.pongTimer = null;
+        return;
+      default: return;
+    }
+  }
+
+  function onWelcome(m) {
+    const d = m.d || {};
+    S.welcomed = true;
+    S.attempt = 0;
+    S.seat = (d.seat === undefined) ? null : d.seat;
+    S.host = !!d.host;
+    setConn("connected", "ok");
+    if (S.pending && S.pending.acked === undefined) {
+      // the same id: the server answers with the first answer if it had it
+      send({ t: "act", id: S.pending.id, action: S.pending.action, v: S.pending.v });
+      armAckTimer();
+    }
+    updateNameBar();
+  }
+
+  function onState(m) {
+    if (typeof m.v !== "number" || !m.d) return;
+    if (m.v < S.shownV) return;                              // older than what is shown: ignore
+    if (m.v === S.shownV) {                                  // same version: presence update
+      S.shown = m;
+      render();
+      return;
+    }
+    S.queue = S.queue.filter((f) => f.v !== m.v);
+    S.queue.push(m);
+    S.queue.sort((a, b) => a.v - b.v);
+    pump();
+  }
+
+  function delayAfter(frame, before) {
+    const d = frame.d;
+    if (d.previous) return PACE_HAND;
+    const v = d.view;
+    const pv = before && before.d && before.d.view;
+    if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) return PACE_TRICK;
+    return PACE_PLAY;
+  }
+
+  function pump() {
+    if (!S.queue.length) return;
+    const latest = S.queue[S.queue.length - 1];
+    const flush = !S.shown || isMyTurn(latest) || latest.d.status !== "playing" || S.queue.length > 12 ||
+                  document.hidden || (S.pending !== null);
+    if (flush) {
+      clearTimeout(S.pumpTimer);
+      S.pumpTimer = null;
+      const before = S.shown;
+      S.queue = [];
+      showFrame(latest, before);
+      S.nextAt = Date.now() + delayAfter(latest, before);
+      return;
+    }
+    if (S.pumpTimer) return;
+    const wait = S.nextAt - Date.now();
+    if (wait > 0) {
+      S.pumpTimer = setTimeout(() => { S.pumpTimer = null; pump(); }, wait);
+      return;
+    }
+    const before = S.shown;
+    const f = S.queue.shift();
+    showFrame(f, before);
+    S.nextAt = Date.now() + delayAfter(f, before);
+    if (S.queue.length) S.pumpTimer = setTimeout(() => { S.pumpTimer = null; pump(); }, S.nextAt - Date.now());
+  }
+
+  function showFrame(f, before) {
+    S.shown = f;
+    S.shownV = f.v;
+    if (S.pending && S.pending.acked !== undefined && f.v >= S.pending.acked) S.pending = null;
+    if (S.hints && S.hints.v !== f.v) S.hints = null;
+    const d = f.d;
+    // the hand-over banner
+    if (d.previous) {
+      const key = d.previous.hand_number;
+      if (!S.summary || S.summary.key !== key) {
+        S.summary = { key, p: d.previous, at: Date.now(), closed: false };
+      }
+    }
+    // a trick just ended: remember it for a moment
+    const v = d.view;
+    const pv = before && before.d && before.d.view;
+    if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) {
+      S.trickFlash = { trick: v.tricks[v.tricks.length - 1], until: Date.now() + TRICK_FLASH };
+      clearTimeout(S.flashTimer);
+      S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
+    } else if (d.previous && pv && d.previous.hand_number === pv.hand_number && (d.previous.tricks || []).length) {
+      const p = d.previous;
+      S.trickFlash = { trick: p.tricks[p.tricks.length - 1], until: Date.now() + TRICK_FLASH };
+      clearTimeout(S.flashTimer);
+      S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
+    }
+    render();
+  }
+
+  function onAck(m) {
+    if (S.pending && m.id === S.pending.id) {
+      // keep the choices disabled until the state of the committed action is shown
+      S.pending.acked = typeof m.v === "number" ? m.v : S.shownV;
+      if (S.shownV >= S.pending.acked) {
+        S.pending = null;
+        render();
+      }
+      pump();
+    }
+  }
+
+  function onErr(m) {
+    const msg = m.message || m.code || "refused";
+    if (S.pending && m.id && m.id === S.pending.id) {
+      S.pending = null;
+      clearTimeout(S.ackTimer);
+      toast(msg);
+      render();
+      pump();
+      return;
+    }
+    if (!S.welcomed && (m.code === "not_found" || m.code === "forbidden")) {
+      S.stopped = true;
+      dropSocket();
+      clearTimeout(S.reconnectTimer);
+      setConn("disconnected", "dead");
+      const st = $("status");
+      if (m.code === "not_found") {
+        st.textContent = "This table does not exist. ";
+        st.append(el("a", { href: "/", text: "Start a new game" }));
+      } else {
+        st.textContent = "This link cannot join the table: " + msg + ". ";
+        st.append(el("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch as a spectator" }));
+      }
+      return;
+    }
+    if (S.hints && S.hints.loading) { S.hints = null; renderHints(); }
+    toast(msg);
+  }
+
+  function armAckTimer() {
+    clearTimeout(S.ackTimer);
+    S.ackTimer = setTimeout(() => {
+      if (S.pending) reconnectNow();
+    }, ACK_WAIT);
+  }
+
+  function act(action) {
+    if (S.pending || !S.shown) return;
+    const v = S.shown.d.view;
+    if (!v || !Array.isArray(v.legal) || v.legal.indexOf(action) < 0) return;
+    S.pending = { t: "act", id: newId(), action: action, v: S.shown.v };
+    send({ t: "act", id: S.pending.id, action: action, v: S.pending.v });
+    armAckTimer();
+    render();
+  }
+
+  // ---------------------------------------------------------------- chat
+  function onChat(m) {
+    const list = Array.isArray(m.d) ? m.d : (m.d ? [m.d] : []);
+    const log = $("chat-log");
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+    for (const c of list) {
+      if (!c || typeof c !== "object") continue;
+      const key = [c.at, c.seat, c.name, c.text].join("\u0001");
+      if (S.chatKeys.has(key)) continue;
+      S.chatKeys.add(key);
+      const li = el("li");
+      if (c.at) {
+        const t = new Date(c.at);
+        if (!isNaN(t.getTime())) li.append(el("span", { class: "at", text: t.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) }));
+      }
+      const who = c.name ? String(c.name) : (c.seat === null || c.seat === undefined ? "watcher" : seatName(D(), c.seat));
+      const whoEl = el("span", { class: "who", text: who + ":" });
+      if (c.seat !== null && c.seat !== undefined && D()) whoEl.classList.add("side-" + sideOfSeat(D(), c.seat));
+      li.append(whoEl, el("span", { class: "text", text: String(c.text === undefined ? "" : c.text) }));
+      log.append(li);
+    }
+    while (log.children.length > 200) log.removeChild(log.firstChild);
+    if (atBottom || list.length) log.scrollTop = log.scrollHeight;
+  }
+
+  // ---------------------------------------------------------------- hints
+  function onHint(m) {
+    const items = Array.isArray(m.d) ? m.d : [];
+    if (!S.hints || !S.hints.loading || S.hints.v !== S.shownV) return;   // asked about a position now gone
+    S.hints = { v: S.hints.v, items };
+    renderHints();
+  }
+
+  function signed(p) { return p > 0 ? `+${p}` : String(p); }
+
+  function fmtPoints(p) {
+    const n = Number(p);
+    if (!isFinite(n)) return String(p);
+    const s = Math.abs(n).toFixed(2);
+    return (n > 0.0005 ? "+" : n < -0.0005 ? "\u2212" : "\u00b1") + s;
+  }
+
+  function renderHints() {
+    const list = $("hints");
+    E.clear(list);
+    const d = D();
+    const mine = S.shown && isMyTurn(S.shown) && S.seat !== null;
+    $("hints-box").classList.toggle("hidden", S.welcomed && S.seat === null);
+    $("hint-button").classList.toggle("hidden", !mine);
+    $("hint-button").disabled = !mine || !!S.pending || !!(S.hints && S.hints.loading);
+    $("hint-note").classList.toggle("hidden", mine || !!(S.hints && S.hints.items && S.hints.items.length));
+    if (!S.hints) return;
+    if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
+    const view = d && d.view;
+    for (const h of S.hints.items) {
+      const li = el("li");
+      li.append(el("span", { class: "act" }, ...actionLabelNodes(String(h.action || ""), view)));
+      const p = Number(h.points);
+      li.append(el("span", { class: "pts " + (p > 0 ? "pos" : p < 0 ? "neg" : ""), text: fmtPoints(h.points), title: "expected points" }));
+      li.append(el("span", { class: "words", text: String(h.words || "") }));
+      list.append(li);
+    }
+    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: "No hint available." }));
+  }
+
+  // ---------------------------------------------------------------- rendering
+  function positionsFor(n) {
+    if (n === 2) return ["bottom", "top"];
+    if (n === 3) return ["bottom", "left", "right"];
+    return ["bottom", "left", "top", "right"];
+  }
+
+  function bottomSeat() { return S.seat !== null && S.seat !== undefined ? S.seat : 0; }
+
+  function posOf(seat, n) {
+    const pos = positionsFor(n);
+    return pos[((seat - bottomSeat()) % n + n) % n];
+  }
+
+  function buildLayout(d) {
+    const n = playersOf(d);
+    const key = n + ":" + bottomSeat();
+    if (S.layoutKey === key) return;
+    S.layoutKey = key;
+    const felt = $("felt");
+    felt.querySelectorAll(".seat").forEach((x) => x.remove());
+    S.seatEls = {};
+    for (let s = 0; s < n; s++) {
+      const pos = posOf(s, n);
+      const root = el("div", { class: "seat pos-" + pos, dataset: { seat: String(s) }, "aria-label": "seat " + (s + 1) });
+      const name = el("div", { class: "name" });
+      const badges = el("div", { class: "badges" });
+      const tricks = el("div", { class: "tricks" });
+      const bubble = el("div", { class: "bubble" });
+      root.append(name, badges, tricks, bubble);
+      felt.append(root);
+      S.seatEls[s] = { root, name, badges, tricks, bubble };
+    }
+    S.slots = {};
+    S.renderKeys.center = null;
+  }
+
+  function render() {
+    const d = D();
+    if (!d) return;
+    buildLayout(d);
+    renderScore(d);
+    renderSeats(d);
+    renderCenter(d);
+    renderSummary(d);
+    renderStatus(d);
+    renderStart(d);
+    renderBids(d);
+    renderHand(d);
+    renderInfo(d);
+    renderHistory(d);
+    renderLastTrick(d);
+    renderHints();
+  }
+
+  function renderScore(d) {
+    const sides = sidesOf(d);
+    const scores = Array.isArray(d.scores) ? d.scores : (d.view ? d.view.scores : []);
+    $("score").textContent = (scores && scores.length ? scores : sides.map(() => 0)).join(" \u2013 ");
+    const l0 = $("side-label-0"), l1 = $("side-label-1");
+    $("scoreboard").classList.toggle("three", sides.length > 2);
+    if (sides.length === 2) {
+      l0.textContent = sideLabel(d, 0);
+      l1.textContent = sideLabel(d, 1);
+      l0.classList.remove("hidden"); l1.classList.remove("hidden");
+    } else {
+      E.clear(l0);
+      sides.forEach((seats, i) => {
+        if (i) l0.append(" \u00b7 ");
+        l0.append(el("span", { class: "side-" + (i % 3), text: seats.map((x) => (S.seat !== null && x === S.seat) ? "You" : seatName(d, x)).join(" & ") }));
+      });
+      l1.textContent = "";
+      l1.classList.add("hidden");
+    }
+    const rules = (d.view && d.view.rules) || (d.previous && d.previous.rules) || {};
+    const target = d.target !== undefined && d.target !== null ? d.target : rules.target;
+    let t = "";
+    if (target) t = `to ${target}`;
+    else if (rules.duration) t = `${rules.duration} min`;
+    else if (rules.deals) t = `${rules.deals} hands`;
+    $("target").textContent = t;
+    document.title = `Euchre ${$("score").textContent}` + (isMyTurn(S.shown) ? " \u2022 your turn" : "");
+  }
+
+  function renderSeats(d) {
+    const v = d.view;
+    const n = playersOf(d);
+    for (let s = 0; s < n; s++) {
+      const E_ = S.seatEls[s];
+      if (!E_) continue;
+      const info = seatInfo(d, s) || {};
+      const side = sideOfSeat(d, s);
+      E.clear(E_.name);
+      E_.name.append(el("span", { class: "side-dot", style: `background: var(--side${side % 3})`, "aria-hidden": "true" }));
+      const hasName = !!info.name;
+      E_.name.append(document.createTextNode(hasName ? String(info.name) : (d.status === "waiting" ? "open seat" : `Seat ${s + 1}`)));
+      E_.name.title = hasName ? String(info.name) : "";
+      E_.root.classList.toggle("empty", !hasName && d.status === "waiting");
+      E.clear(E_.badges);
+      const badge = (cls, text, title) => E_.badges.append(el("span", { class: "badge " + cls, text, title: title || text }));
+      if (S.seat !== null && s === S.seat) badge("you", "you");
+      if (v && v.dealer === s) badge("dealer", "D", "dealer");
+      if (v && v.maker === s && v.trump) badge("maker", "maker " + (E.SUIT_SYM[v.trump] || ""), "made trump");
+      if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
+      if (v && v.lone_defender === s) badge("alone", "defends alone");
+      if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0) badge("out", "sitting out");
+      if (info.bot) badge("botplay", "bot playing", "a computer player stands in until this player returns");
+      else if (info.away && info.kind !== "open") badge("away", "away", "not connected");
+      if (info.kind === "bot") badge("bot", "computer");
+      if (info.kind === "open") badge("out", "open seat", "nobody has taken this seat yet");
+      // tricks
+      E.clear(E_.tricks);
+      if (v && (v.phase === "play" || v.phase === "over") && Array.isArray(v.tricks_won)) {
+        const k = v.tricks_won[s] || 0;
+        E_.tricks.append(document.createTextNode(`tricks ${k}`));
+        for (let i = 0; i < k; i++) E_.tricks.append(el("span", { class: "pipbox", "aria-hidden": "true" }));
+      }
+      // bubble with the seat's last bid during bidding
+      let bubble = "";
+      if (v && ["bid1", "take", "bid2", "joker", "discard", "defend"].indexOf(v.phase) >= 0 && Array.isArray(v.actions)) {
+        for (const a of v.actions) if (a.seat === s && !(a.action && a.action.startsWith("play "))) bubble = bubbleText(v, a);
+      }
+      if (v && v.phase === "play" && (!v.trick || !v.trick.length) && Array.isArray(v.tricks) && v.tricks.length &&
+          v.tricks[v.tricks.length - 1].winner === s) bubble = "won the trick";
+      E_.bubble.textContent = bubble;
+      E_.root.classList.toggle("to-act", !!(v && v.to_act === s && d.status === "playing"));
+      E_.root.classList.toggle("sitting-out", !!(v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0));
+    }
+    // trump chip and hand number
+    const chip = $("trump-chip");
+    E.clear(chip);
+    if (v && v.trump) {
+      const red = E.isRed(v.trump);
+      chip.append("Trump ", el("span", { class: "big " + (red ? "red" : "black"), text: E.SUIT_SYM[v.trump] || v.trump }),
+                  el("span", { class: "tname", text: " " + (E.SUIT_NAME[v.trump] || "") }));
+      if (v.maker !== null && v.maker !== undefined) {
+        chip.append(el("span", { class: "sub", text: `by ${whoName(d, v.maker)}${v.alone ? ", alone" : ""}` }));
+      }
+      chip.classList.remove("hidden");
+    } else {
+      chip.classList.add("hidden");
+    }
+    $("hand-no").textContent = v ? `Hand ${v.hand_number + 1}` : "";
+  }
+
+  function slotFor(pos) { return S.slots[pos]; }
+
+  function renderCenter(d) {
+    const center = $("center");
+    const v = d.view;
+    const n = playersOf(d);
+    // mode: waiting, over, or the trick grid
+    let mode = "trick";
+    if (d.status === "waiting" || !v) mode = "waiting";
+    else if (d.status === "over") mode = "over";
+    if (mode !== "trick") {
+      const key = mode + JSON.stringify([d.status, d.seats, d.scores, d.winners, S.host, v && v.points]);
+      if (S.renderKeys.center === key) return;
+      S.renderKeys.center = key;
+      S.slots = {};
+      E.clear(center);
+      if (mode === "waiting") center.append(waitingBox(d));
+      else center.append(gameOverBox(d));
+      return;
+    }
+    if (S.renderKeys.center !== "trick") {
+      S.renderKeys.center = "trick";
+      E.clear(center);
+      const grid = el("div", { class: "trick", id: "trick" });
+      for (const pos of positionsFor(n)) {
+        const slot = el("div", { class: "slot pos-" + pos, dataset: { pos } });
+        grid.append(slot);
+        S.slots[pos] = slot;
+      }
+      grid.append(el("div", { class: "middle", id: "trick-middle" }));
+      center.append(grid);
+    }
+    const grid = $("trick");
+    const middle = $("trick-middle");
+    E.clear(middle);
+    let plays = Array.isArray(v.trick) ? v.trick : [];
+    let done = false;
+    let winner = null;
+    if (!plays.length && (v.phase === "play" || v.phase === "over") && Array.isArray(v.tricks) && v.tricks.length) {
+      const last = v.tricks[v.tricks.length - 1];
+      plays = last.plays || [];
+      done = true;
+      winner = last.winner;
+    }
+    grid.classList.toggle("done", done);
+    const bySlot = {};
+    for (const p of plays) bySlot[posOf(p.seat, n)] = p;
+    let fresh = 0;
+    for (const pos of positionsFor(n)) {
+      const slot = slotFor(pos);
+      if (!slot) continue;
+      const p = bySlot[pos];
+      const want = p ? p.card : "";
+      if (slot.dataset.card !== want) {
+        E.clear(slot);
+        slot.dataset.card = want;
+        if (p) {
+          const c = E.cardEl(p.card);
+          const order = plays.indexOf(p);
+          c.style.animationDelay = (fresh * 110) + "ms";
+          c.style.animationFillMode = "backwards";
+          c.dataset.order = String(order);
+          fresh += 1;
+          slot.append(c);
+        }
+      }
+      const c = slot.firstChild;
+      if (c) {
+        c.classList.toggle("winner", done && p && p.seat === winner);
+        c.title = p ? `${whoName(d, p.seat)}: ${E.cardWords(p.card)}` : "";
+      }
+    }
+    // the middle: up card during bidding, captions otherwise
+    const showUp = ["bid1", "take", "bid2", "joker"].indexOf(v.phase) >= 0 && v.up_card;
+    if (showUp) {
+      const turned = v.phase === "bid2";
+      const box = el("div", { class: "upcard-box" + (turned ? " turned" : ""), id: "up-card" });
+      box.append(E.cardEl(v.up_card));
+      let caption = "up card";
+      if (turned) caption = "turned down";
+      else if (v.phase === "joker") caption = "the Joker: dealer calls";
+      box.append(el("span", { class: "caption", text: caption }));
+      middle.append(box);
+    } else if (v.phase === "play" && !plays.length && v.to_act !== null && v.to_act !== undefined) {
+      middle.append(el("span", { class: "caption", text: `${whoName(d, v.to_act)} ${S.seat === v.to_act ? "lead" : "leads"}` }));
+    } else if (v.phase === "discard") {
+      middle.append(el("span", { class: "caption", text: `${whoName(d, v.dealer)} ${S.seat === v.dealer ? "discard" : "discards"}` }));
+    } else if (v.phase === "defend") {
+      middle.append(el("span", { class: "caption", text: "defend alone?" }));
+    }
+  }
+
+  function waitingBox(d) {
+    const box = el("div", { class: "waiting-box" });
+    const seats = Array.isArray(d.seats) ? d.seats : [];
+    const filled = seats.filter((s) => s && s.kind !== "open").length;
+    box.append(el("div", { class: "title", text: "Waiting for players" }));
+    box.append(el("div", { class: "muted small", text: `${filled} of ${seats.length || playersOf(d)} seats taken` }));
+    if (S.host) box.append(el("div", { class: "small", text: "Share the seat links, then press Start. Empty seats get computer players." }));
+    else box.append(el("div", { class: "small", text: "The host starts the game." }));
+    return box;
+  }
+
+  function winnerSides(d) {
+    const sides = sidesOf(d);
+    let w = Array.isArray(d.winners) ? d.winners.slice() : [];   // side indices
+    if (!w.length && Array.isArray(d.scores) && d.scores.length) {
+      const max = Math.max(...d.scores);
+      w = d.scores.map((x, i) => (x === max ? i : -1)).filter((i) => i >= 0);
+    }
+    return w.filter((i) => i >= 0 && i < sides.length);
+  }
+
+  function gameOverBox(d) {
+    const box = el("div", { class: "gameover", id: "gameover" });
+    const ws = winnerSides(d);
+    const mine = S.seat !== null ? sideOfSeat(d, S.seat) : null;
+    let title = "Game over";
+    if (ws.length === 1) {
+      title = mine !== null && ws[0] === mine ? "You win!" : `${sideLabel(d, ws[0])} ${sidesOf(d)[ws[0]].length > 1 ? "win" : "wins"}!`;
+      if (mine !== null && ws[0] === mine && sidesOf(d)[mine].length > 1) title = `${sideLabel(d, mine)} win!`;
+    }
+    box.append(el("div", { class: "title", id: "winner", text: title }));
+    const scores = Array.isArray(d.scores) ? d.scores : [];
+    box.append(el("div", { class: "small", text: sidesOf(d).map((_, i) => `${sideLabel(d, i)} ${scores[i] !== undefined ? scores[i] : ""}`).join("  \u00b7  ") }));
+    const last = d.view && Array.isArray(d.view.points) ? d.view.points : null;
+    if (last) box.append(el("div", { class: "muted small", text: "Last hand: " + last.map((p, i) => `${sideLabel(d, i)} ${signed(p)}`).join(", ") }));
+    const dl = el("div", { id: "downloads" });
+    const base = `/api/tables/${encodeURIComponent(d.table || tableId)}/record`;
+    dl.append(el("a", { href: base + "?format=toml", download: `euchre-${d.table || tableId}.toml`, text: "Download record (TOML)" }));
+    dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
+    box.append(dl);
+    box.append(el("div", { class: "small", style: "margin-top:0.5rem" }, el("a", { href: "/", text: "New game" }), " \u00b7 ", el("a", { href: "/games", text: "All games" })));
+    return box;
+  }
+
+  function summaryOf(d, p) {
+    const frag = document.createDocumentFragment();
+    const sides = sidesOf(d);
+    const points = Array.isArray(p.points) ? p.points : null;
+    const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
+    let title = "Hand over";
+    if (!p.trump) title = "Everyone passed: no trump";
+    else if (points) {
+      const makerSide = p.maker !== null && p.maker !== undefined ? sideOfSeat(d, p.maker) : null;
+      const makerTricks = makerSide !== null ? sides[makerSide].reduce((a, s) => a + (tw[s] || 0), 0) : 0;
+      if (makerSide !== null && (points[makerSide] || 0) > 0) title = makerTricks >= 5 ? `${sideLabel(d, makerSide)}: march!` : `${sideLabel(d, makerSide)} made it`;
+      else if (makerSide !== null) title = `${sideLabel(d, makerSide)} euchred!`;
+    }
+    frag.append(el("div", { class: "title", text: title }));
+    if (p.trump) {
+      frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
+        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : ""));
+    }
+    if (!p.trump) {
+      frag.append(el("div", { class: "small", text: "The hand is thrown in; the deal passes to the left." }));
+      return frag;
+    }
+    sides.forEach((seats, i) => {
+      const tricks = seats.reduce((a, s) => a + (tw[s] || 0), 0);
+      const pts = points ? points[i] || 0 : 0;
+      frag.append(el("div", { class: "row" }, el("span", { class: "side-" + (i % 3), text: sideLabel(d, i) }),
+        el("span", { text: `${tricks} trick${tricks === 1 ? "" : "s"}` }),
+        el("span", { class: "pts", text: signed(pts) })));
+    });
+    if (Array.isArray(p.tricks) && p.tricks.length) {
+      const t = p.tricks[p.tricks.length - 1];
+      const line = el("div", { class: "small last-line" }, "Last trick: ");
+      for (const q of t.plays || []) line.append(E.cardText(q.card), " ");
+      line.append(`\u2014 ${S.seat === t.winner ? "yours" : seatName(d, t.winner)}`);
+      frag.append(line);
+    }
+    return frag;
+  }
+
+  function renderSummary(d) {
+    const box = $("hand-summary");
+    const sm = S.summary;
+    const now = Date.now();
+    let show = false;
+    if (sm && !sm.closed && d.status === "playing") {
+      const age = now - sm.at;
+      const stillPrevious = !!(d.previous && d.previous.hand_number === sm.key);
+      show = age < SUMMARY_MAX && (stillPrevious || age < SUMMARY_MIN);
+      clearTimeout(S.summaryTimer);
+      if (show) S.summaryTimer = setTimeout(() => renderSummary(D()), stillPrevious ? SUMMARY_MAX - age + 20 : SUMMARY_MIN - age + 20);
+    }
+    if (!show) { box.classList.add("hidden"); box.dataset.key = ""; return; }
+    if (box.dataset.key === String(sm.key) && !box.classList.contains("hidden")) return;
+    box.dataset.key = String(sm.key);
+    E.clear(box);
+    box.append(summaryOf(d, sm.p));
+    const close = el("button", { class: "close", type: "button", "aria-label": "close", text: "\u00d7" });
+    close.addEventListener("click", () => { sm.closed = true; renderSummary(D()); });
+    box.append(close);
+    box.classList.remove("hidden");
+  }
+
+  function renderStatus(d) {
+    const st = $("status");
+    const v = d.view;
+    let text = "";
+    let mine = false;
+    if (d.status === "waiting") text = S.host ? "Waiting for players: press Start when ready." : "Waiting for the host to start the game.";
+    else if (d.status === "over") {
+      const ws = winnerSides(d);
+      text = "Game over" + (ws.length === 1 ? `: ${sideLabel(d, ws[0])} ${ws[0] === (S.seat !== null ? sideOfSeat(d, S.seat) : -1) || sidesOf(d)[ws[0]].length > 1 ? "win" : "wins"}` : "") + ".";
+    } else if (!v) text = "Waiting for the table…";
+    else if (S.pending) text = "Sending…";
+    else if (isMyTurn(S.shown)) {
+      mine = true;
+      const dealer = v.seat === v.dealer;
+      switch (v.phase) {
+        case "bid1": text = dealer ? "Your turn: pick up the card, or pass." : "Your turn: order up, or pass."; break;
+        case "take": text = "Your turn: take the up card, or leave it."; break;
+        case "bid2": text = "Your turn: call trump, or pass."; break;
+        case "joker": text = "The Joker is turned up: you name trump."; break;
+        case "discard": text = "Your turn: choose a card to discard."; break;
+        case "defend": text = "Your turn: defend alone, or pass."; break;
+        case "play": text = (v.trick && v.trick.length) ? "Your turn: play a card." : "Your turn: lead a card."; break;
+        default: text = "Your turn.";
+      }
+    } else if (v.to_act !== null && v.to_act !== undefined) {
+      const who = seatName(d, v.to_act);
+      switch (v.phase) {
+        case "bid1": case "bid2": text = `${who} is bidding…`; break;
+        case "take": text = `${who} decides on the up card…`; break;
+        case "joker": text = `${who} names trump…`; break;
+        case "discard": text = `${who} is discarding…`; break;
+        case "defend": text = `${who} may defend alone…`; break;
+        case "play": text = (v.trick && v.trick.length) ? `${who} to play…` : `${who} to lead…`; break;
+        default: text = `${who} to act…`;
+      }
+    } else text = "Hand over.";
+    st.textContent = text;
+    st.classList.toggle("my-turn", mine);
+  }
+
+  function renderStart(d) {
+    $("start-row").classList.toggle("hidden", !(d.status === "waiting" && S.host));
+  }
+
+  function restoreFocus(container, action) {
+    if (!action) return;
+    const target = container.querySelector(`[data-action="${CSS.escape(action)}"]`);
+    if (target && !target.disabled) target.focus();
+  }
+
+  function renderBids(d) {
+    const box = $("bids");
+    const v = d.view;
+    const legal = (v && isMyTurn(S.shown) && Array.isArray(v.legal)) ? v.legal : [];
+    const bids = legal.filter((a) => !/^(play|discard) /.test(a));
+    const key = JSON.stringify([bids, !!S.pending, v && v.phase, v && v.dealer, v && v.seat, v && v.up_card]);
+    if (S.renderKeys.bids === key) return;
+    S.renderKeys.bids = key;
+    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    E.clear(box);
+    for (const a of bids) {
+      const parts = a.split(/\s+/);
+      const b = el("button", { type: "button", class: "bid" + (a === "pass" ? " pass" : "") + (parts[parts.length - 1] === "alone" ? " alone" : ""),
+                               dataset: { action: a } }, ...actionLabelNodes(a, v));
+      b.disabled = !!S.pending;
+      b.addEventListener("click", () => act(a));
+      box.append(b);
+    }
+    restoreFocus(box, focused);
+  }
+
+  function handCards() { return Array.from($("hand").querySelectorAll(".card")); }
+
+  function renderHand(d) {
+    const box = $("hand");
+    const v = d.view;
+    const label = $("hand-label");
+    const hand = v && Array.isArray(v.hand) ? v.hand : [];
+    const legal = v && isMyTurn(S.shown) && Array.isArray(v.legal) ? v.legal : [];
+    const key = JSON.stringify([hand, legal, !!S.pending, v && v.up_card_taken, v && v.dealer, v && v.up_card]);
+    // the label above the hand
+    let lab = "";
+    const flash = S.trickFlash && S.trickFlash.until > Date.now() ? S.trickFlash.trick : null;
+    if (S.seat === null) lab = d.status === "waiting" ? "" : "You are watching: you see what every player sees, no hidden cards.";
+    else if (v && v.phase === "discard" && legal.length) lab = "Choose the card to bury (discard).";
+    else if (v && v.phase === "play" && legal.length) lab = legal.length === 1 ? "Only one card can be played." : "Choose a card to play.";
+    else if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(S.seat) >= 0) lab = "You sit this hand out.";
+    E.clear(label);
+    if (flash && v && v.phase === "play" && v.trick && v.trick.length) {
+      label.append(`Last trick, won by ${S.seat === flash.winner ? "you" : seatName(d, flash.winner)}: `);
+      for (const p of flash.plays || []) label.append(E.cardText(p.card), " ");
+    } else label.textContent = lab;
+    if (S.renderKeys.hand === key) return;
+    S.renderKeys.hand = key;
+    const focusedIdx = (() => {
+      const a = document.activeElement;
+      if (!a || !box.contains(a)) return -1;
+      return handCards().indexOf(a);
+    })();
+    if (S.renderKeys.handCards !== JSON.stringify(hand)) { S.sel = -1; S.renderKeys.handCards = JSON.stringify(hand); }
+    E.clear(box);
+    box.classList.toggle("six", hand.length > 5);
+    box.classList.toggle("choosing", legal.some((a) => /^(play|discard) /.test(a)) || !!S.pending);
+    hand.forEach((c, i) => {
+      const b = E.cardEl(c, { tag: "button" });
+      let action = null;
+      if (legal.indexOf("play " + c) >= 0) action = "play " + c;
+      else if (legal.indexOf("discard " + c) >= 0) action = "discard " + c;
+      if (action && !S.pending) {
+        b.dataset.action = action;
+        b.classList.add("playable");
+        b.setAttribute("aria-label", (action.startsWith("discard") ? "discard " : "play ") + E.cardWords(c));
+      } else {
+        b.disabled = true;
+      }
+      if (v && v.up_card_taken && v.seat === v.dealer && c === v.up_card) b.append(el("span", { class: "tag", text: "up card" }));
+      if (i === S.sel) b.classList.add("selected");
+      b.addEventListener("click", () => { if (b.dataset.action) act(b.dataset.action); });
+      b.addEventListener("focus", () => { selectCard(i, false); });
+      box.append(b);
+    });
+    if (focusedIdx >= 0) {
+      const cards = handCards();
+      const c = cards[S.sel >= 0 ? S.sel : focusedIdx];
+      if (c && !c.disabled) c.focus();
+    }
+  }
+
+  function selectCard(i, focus) {
+    const cards = handCards();
+    if (!cards.length) return;
+    i = Math.max(0, Math.min(cards.length - 1, i));
+    S.sel = i;
+    cards.forEach((c, k) => c.classList.toggle("selected", k === i));
+    if (focus) {
+      if (!cards[i].disabled) cards[i].focus();
+      else if (document.activeElement && $("hand").contains(document.activeElement)) document.activeElement.blur();
+    }
+  }
+
+  function renderInfo(d) {
+    const dl = $("info");
+    E.clear(dl);
+    const v = d.view;
+    const row = (k, ...val) => { dl.append(el("dt", { text: k }), el("dd", null, ...val)); };
+    if (v) {
+      row("Hand", String(v.hand_number + 1));
+      row("Dealer", whoName(d, v.dealer));
+      if (v.up_card) {
+        let note = "";
+        if (v.up_card_taken) note = " (taken)";
+        else if (v.phase === "bid2" || (v.trump && v.trump !== upSuit(v) && upSuit(v))) note = " (turned down)";
+        row("Up card", E.cardText(v.up_card), note);
+      }
+      if (v.trump) row("Trump", E.suitSpan(v.trump, true));
+      if (v.maker !== null && v.maker !== undefined && v.trump) row("Maker", whoName(d, v.maker) + (v.alone ? ", alone" : ""));
+      if (v.lone_defender !== null && v.lone_defender !== undefined) row("Defends alone", whoName(d, v.lone_defender));
+      if (v.discard) row("You buried", E.cardText(v.discard));
+    }
+    const rules = (v && v.rules) || {};
+    let game = "";
+    if (rules.target) game = `first to ${rules.target}`;
+    else if (rules.duration) game = `${rules.duration} minutes`;
+    else if (rules.deals) game = `${rules.deals} hands`;
+    if (rules.players) game += `${game ? ", " : ""}${rules.players} players, ${rules.deck} cards`;
+    if (game) row("Game", game);
+    if (d.level) row("Computer", String(d.level));
+    let lastPoints = null;
+    if (v && v.phase === "over" && Array.isArray(v.points)) lastPoints = v.points;
+    else if (d.previous && Array.isArray(d.previous.points)) lastPoints = d.previous.points;
+    else if (S.summary && S.summary.p && Array.isArray(S.summary.p.points) && v && S.summary.key === v.hand_number - 1) lastPoints = S.summary.p.points;
+    if (lastPoints) row("Last hand", lastPoints.map((p, i) => `${sideLabel(d, i)} ${signed(p)}`).join(", "));
+    const st = $("side-tricks");
+    E.clear(st);
+    if (v && (v.phase === "play" || v.phase === "over") && Array.isArray(v.tricks_won)) {
+      const parts = sidesOf(d).map((seats, i) => {
+        const k = seats.reduce((a, s) => a + (v.tricks_won[s] || 0), 0);
+        return el("span", { class: "side-" + (i % 3), text: `${sideLabel(d, i)}: ${k}` });
+      });
+      st.append("Tricks: ");
+      parts.forEach((p, i) => { if (i) st.append(" \u00b7 "); st.append(p); });
+    }
+    $("table-id").textContent = `Table ${d.table || tableId}` + (S.seat === null ? " (watching)" : "");
+  }
+
+  function renderHistory(d) {
+    const ul = $("bid-history");
+    const v = d.view;
+    const key = JSON.stringify([v && v.hand_number, v && v.actions && v.actions.length, d.seats && d.seats.map((s) => s && s.name)]);
+    if (S.renderKeys.history === key) return;
+    S.renderKeys.history = key;
+    E.clear(ul);
+    if (!v) return;
+    ul.append(el("li", { class: "muted" }, `${whoName(d, v.dealer)} dealt; up card `, E.cardText(v.up_card)));
+    const actions = Array.isArray(v.actions) ? v.actions : [];
+    actions.forEach((a, i) => {
+      if (a.action && a.action.startsWith("play ")) return;
+      const li = el("li");
+      li.append(el("span", { class: "who side-" + (sideOfSeat(d, a.seat) % 3), text: whoName(d, a.seat) }), " ", ...historyNodes(d, v, a, i, actions));
+      ul.append(li);
+    });
+    ul.scrollTop = ul.scrollHeight;
+  }
+
+  function renderLastTrick(d) {
+    const box = $("last-trick");
+    const v = d.view;
+    let t = null;
+    if (v && Array.isArray(v.tricks) && v.tricks.length) t = v.tricks[v.tricks.length - 1];
+    else if (d.previous && Array.isArray(d.previous.tricks) && d.previous.tricks.length) t = d.previous.tricks[d.previous.tricks.length - 1];
+    const key = JSON.stringify([t, d.seats && d.seats.map((s) => s && s.name)]);
+    if (S.renderKeys.last === key) return;
+    S.renderKeys.last = key;
+    E.clear(box);
+    if (!t) { box.append(el("span", { class: "muted small", text: "No trick yet." })); return; }
+    for (const p of t.plays || []) {
+      const item = el("div", { class: "play" + (p.seat === t.winner ? " win" : "") });
+      item.append(E.cardEl(p.card, { size: "small" }), el("span", { class: "n", text: shortName(d, p.seat), title: seatName(d, p.seat) }));
+      box.append(item);
+    }
+  }
+
+  // ---------------------------------------------------------------- name bar
+  function updateNameBar() {
+    const bar = $("name-bar");
+    const show = !!token && !E.getName() && !S.nameDismissed;
+    bar.classList.toggle("hidden", !show);
+  }
+
+  function saveName() {
+    const name = $("name-input").value.trim().slice(0, 24);
+    if (!name) return;
+    E.setName(name);
+    S.nameDismissed = true;
+    updateNameBar();
+    reconnectNow();  // the hello carries the name
+  }
+
+  // ---------------------------------------------------------------- input
+  function onKey(e) {
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const cards = handCards();
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      if (!cards.length) return;
+      e.preventDefault();
+      const dir = e.key === "ArrowLeft" ? -1 : 1;
+      // move among the playable cards when there are some, else among all
+      const playable = cards.map((c, k) => (c.dataset.action ? k : -1)).filter((k) => k >= 0);
+      const pool = playable.length ? playable : cards.map((_, k) => k);
+      let pos = pool.indexOf(S.sel);
+      if (pos < 0) pos = dir > 0 ? 0 : pool.length - 1;
+      else pos = (pos + dir + pool.length) % pool.length;
+      selectCard(pool[pos], true);
+      return;
+    }
+    if (/^[1-9]$/.test(e.key)) {
+      const i = Number(e.key) - 1;
+      if (i < cards.length) { e.preventDefault(); selectCard(i, true); }
+      return;
+    }
+    if (e.key === "Enter" || e.key === " " || e.key === "Spacebar") {
+      // a focused button handles Enter/Space itself (native click)
+      if (t && t.tagName === "BUTTON" || t && t.tagName === "A") return;
+      if (S.sel >= 0 && cards[S.sel]) {
+        e.preventDefault();
+        const a = cards[S.sel].dataset.action;
+        if (a) act(a);
+        else if (isMyTurn(S.shown)) toast("That card cannot be played now.", "info");
+      }
+    }
+  }
+
+  function init() {
+    if (!tableId) { $("status").textContent = "No table given."; return; }
+    $("table-id").textContent = `Table ${tableId}`;
+    $("hint-button").addEventListener("click", () => {
+      if (!S.shown || !isMyTurn(S.shown)) return;
+      if (send({ t: "hint" })) { S.hints = { v: S.shownV, loading: true }; renderHints(); }
+      else toast("Not connected.");
+    });
+    $("chat-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = $("chat-input");
+      const text = input.value.trim();
+      if (!text) return;
+      if (send({ t: "chat", text: text.slice(0, 300) })) input.value = "";
+      else toast("Not connected: the message was not sent.");
+    });
+    $("start-button").addEventListener("click", () => {
+      if (send({ t: "start" })) $("start-button").disabled = true;
+      setTimeout(() => { $("start-button").disabled = false; }, 3000);
+    });
+    $("name-save").addEventListener("click", saveName);
+    $("name-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); saveName(); } });
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) {
+        if (!S.ws && !S.stopped) reconnectNow();
+        pump();
+      }
+    });
+    window.addEventListener("online", () => { if (!S.ws && !S.stopped) reconnectNow(); });
+    window.addEventListener("hashchange", () => location.reload());
+    updateNameBar();
+    setConn("connecting…", "bad");
+    connect();
+  }
+
+  // for browser tests and debugging: read-only peeks
+  window.euchreTable = {
+    get state() { return S.shown; },
+    get version() { return S.shownV; },
+    get pending() { return S.pending; },
+    get connected() { return !!(S.ws && S.ws.readyState === WebSocket.OPEN && S.welcomed); },
+  };
+
+  init();
+})();
