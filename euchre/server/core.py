@@ -336,7 +336,12 @@ class LiveTable:
             g.push(action)
             extra = [self._finish_op(g)] if g.is_over else []
             ev = EventRow(self.version + 1, "action", seat, client_id, {"a": int(action)}, at)
-            if not await self.hub.durable([Store.op_event(self.id, ev), *extra]):
+            try:
+                ok = await self.hub.durable([Store.op_event(self.id, ev), *extra])
+            except asyncio.CancelledError:
+                g.pop()  # durable re-raises a cancellation only when the commit failed
+                raise
+            if not ok:
                 g.pop()
                 raise Refusal("unavailable", "the database did not take the action; try again")
             self._applied(ev)
@@ -417,7 +422,9 @@ class LiveTable:
             loop = asyncio.get_running_loop()
             action = await loop.run_in_executor(self.hub.bot_threads, bot.choose, view)
             try:
-                await self.act(seat, str(action), f"bot:{version}", version)
+                # No client id: a bot's turn is pinned by the version instead, and the ids belong
+                # to the seat's person (a stand-in must never collide with theirs).
+                await self.act(seat, str(action), None, version)
             except Refusal as e:
                 if e.code != "stale":
                     log.warning("table %s: bot at seat %d refused: %s", self.id, seat, e.message)
