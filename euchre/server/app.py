@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -278,6 +279,8 @@ class _Session:
     ``err`` frame and the connection stays open (except a sustained flood)."""
 
     FLOOD_LIMIT = 50
+    FLOOD_WINDOW = 10.0
+    """More than ``FLOOD_LIMIT`` refused frames within ``FLOOD_WINDOW`` seconds close the socket."""
 
     def __init__(self, hub: Hub, table: LiveTable | None, conn: Conn, table_id: str) -> None:
         self.hub = hub
@@ -287,7 +290,7 @@ class _Session:
         self.joined = False
         self.bucket = TokenBucket(20, 10)
         self.chat_bucket = TokenBucket(3, 1)
-        self.refused = 0
+        self.refused: deque[float] = deque()
         self.tasks: set[asyncio.Task[None]] = set()
         self.hinting = False
 
@@ -307,15 +310,17 @@ class _Session:
                 self.err("malformed", "frames must be JSON text, not binary")
                 continue
             if not self.bucket.take():
-                self.refused += 1
-                if self.refused > self.FLOOD_LIMIT:
+                t = self.bucket.clock()
+                self.refused.append(t)
+                while self.refused and self.refused[0] < t - self.FLOOD_WINDOW:
+                    self.refused.popleft()
+                if len(self.refused) > self.FLOOD_LIMIT:
                     self.err("rate", "too many messages; closing the connection")
                     await asyncio.sleep(0.05)
                     await self.conn.close(1008)
                     return
                 self.err("rate", "too many messages; slow down")
                 continue
-            self.refused = 0
             if len(text.encode()) > MAX_FRAME:
                 self.err("too_big", f"frames are limited to {MAX_FRAME} bytes")
                 continue
@@ -404,17 +409,22 @@ class _Session:
                 return
         self.conn.seat = seat
         self.conn.host = seat is not None and table.seats[seat].host
+        name = clean_text(frame.name) if frame.name else None
+        try:
+            await table.join(self.conn, name or None)
+        except Refusal as e:
+            self.conn.seat = None
+            self.conn.host = False
+            self.err(e.code, e.message)
+            return
         self.joined = True
-        self.conn.push(_frame("welcome", d={"table": table.id, "seat": seat, "host": self.conn.host}))
         history = list(table.chat)
         if not history:
             history = await asyncio.to_thread(self.hub.store.recent_chat, table.id)
-            table.chat.extend(history)
+            if not table.chat:
+                table.chat.extend(history)
         if history:
             self.conn.push(_frame("chat", d=history))
-        name = clean_text(frame.name) if frame.name else None
-        await table.join(self.conn, name or None)
-
 
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))

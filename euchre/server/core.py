@@ -160,8 +160,10 @@ def _frame(t: str, **kw: Any) -> str:
     return json.dumps({"t": t, **kw}, separators=(",", ":"))
 
 
-def bot_name(level: str) -> str:
-    return f"{level.capitalize()} bot"
+def bot_name(level: str, seat: int) -> str:
+    """A computer player's name: its level and seat, so the seats of one table (and their rows on
+    the statistics page) are told apart."""
+    return f"{level.capitalize()} bot {seat + 1}"
 
 
 # --- a live table ----------------------------------------------------------------------------------
@@ -439,11 +441,16 @@ class LiveTable:
 
     # --- seats and presence ----------------------------------------------------------------------
     async def join(self, conn: Conn, name: str | None) -> None:
-        """A connection arrives (its seat already checked): claim an open seat, take a seat back
-        from a stand-in bot, and send everyone the new presence."""
+        """A connection arrives (its token already checked): welcome it, claim an open seat, take
+        a seat back from a stand-in bot, and send everyone the new presence. Everything happens
+        under the lock, so a start cannot slip in between the check and the claim."""
         async with self.lock:
-            self.conns.add(conn)
             seat = conn.seat
+            if seat is not None and self.seats[seat].kind == "bot":
+                # The table started (and gave this seat to a computer) after the token was checked.
+                raise Refusal("forbidden", "this seat is played by a computer player")
+            self.conns.add(conn)
+            conn.push(_frame("welcome", d={"table": self.id, "seat": seat, "host": conn.host}))
             if seat is not None:
                 task = self._away.pop(seat, None)
                 if task is not None:
@@ -500,12 +507,12 @@ class LiveTable:
             if host_seat is None or not self.seats[host_seat].host:
                 raise Refusal("forbidden", "only the host can start the table")
             if self.status != "waiting":
-                raise Refusal("over" if self.status == "over" else "forbidden", "the table has already started")
+                raise Refusal("started", "the table has already started")
             bots = [s.seat for s in self.seats if s.kind == "open"]
             ops: list[Op] = []
             for b in bots:
                 s = self.seats[b]
-                s.name = bot_name(self.level)
+                s.name = bot_name(self.level, b)
                 s.kind = "bot"
                 ops.append(Store.op_seat(self.id, s))
             ops.append(Store.op_status(self.id, "playing"))
@@ -608,7 +615,7 @@ class Hub:
                 nm = name if s == 0 else f"Player {s + 1}"
                 seat_rows.append(SeatRow(s, nm, kind, token_hash(token), host=s == 0))
             else:
-                seat_rows.append(SeatRow(s, bot_name(level), "bot", None))
+                seat_rows.append(SeatRow(s, bot_name(level, s), "bot", None))
         game = Game(rules, seed=seed)
         row = TableRow(id=table_id, created_at=now(), preset=preset, rules=rules.to_dict(), seed=seed,
                        dealer=game.first_dealer, level=level, mode=mode, status="waiting", seats=seat_rows)

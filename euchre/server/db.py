@@ -40,6 +40,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    case,
     create_engine,
     event,
     func,
@@ -343,14 +344,14 @@ class Store:
     def stats(self) -> list[dict[str, Any]]:
         """Per player name (humans and bots alike): totals over finished games."""
         c = results.c
-        q = (select(c.name, c.kind, func.count().label("games"),
-                    func.sum(func.cast(c.won, Integer)).label("wins"),
+        q = (select(c.name, c.kind, func.count(c.table_id.distinct()).label("games"),
+                    func.count(case((c.won, c.table_id)).distinct()).label("wins"),
                     func.sum(c.hands).label("hands"), func.sum(c.points_for).label("points_for"),
                     func.sum(c.points_against).label("points_against"), func.sum(c.calls).label("calls"),
                     func.sum(c.made).label("made"), func.sum(c.euchred).label("euchred"),
                     func.sum(c.defended).label("defended"), func.sum(c.euchres).label("euchres"),
                     func.sum(c.loners).label("loners"), func.sum(c.loner_marches).label("loner_marches"))
-             .group_by(c.name, c.kind).order_by(func.count().desc(), c.name))
+             .group_by(c.name, c.kind).order_by(func.count(c.table_id.distinct()).desc(), c.name))
         with self.reader.connect() as conn:
             rows = list(conn.execute(q).mappings())
         out = []

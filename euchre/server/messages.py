@@ -31,7 +31,8 @@ class Hello(_Frame):
 
 class Act(_Frame):
     t: Literal["act"]
-    id: Annotated[str, Field(min_length=1, max_length=40)]
+    id: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[!-~]+$")]
+    """Printable ASCII without spaces: it is stored, and some databases refuse control bytes."""
     action: Annotated[str, Field(min_length=1, max_length=40)]
     v: Annotated[int, Field(ge=0)] | None = None
 

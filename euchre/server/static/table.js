@@ -422,7 +422,9 @@
       clearTimeout(S.pumpTimer);
       S.pumpTimer = null;
       const before = S.shown;
+      const skipped = S.queue.slice(0, -1);
       S.queue = [];
+      noteSkipped(skipped);
       showFrame(latest, before);
       S.nextAt = Date.now() + delayAfter(latest, before);
       return;
@@ -438,6 +440,23 @@
     showFrame(f, before);
     S.nextAt = Date.now() + delayAfter(f, before);
     if (S.queue.length) S.pumpTimer = setTimeout(() => { S.pumpTimer = null; pump(); }, S.nextAt - Date.now());
+  }
+
+  // Frames jumped over (bots acted in a burst) may have ended a hand: keep its summary and last
+  // trick, or the player would never see how the hand went.
+  function noteSkipped(frames) {
+    for (const f of frames) {
+      const p = f.d && f.d.previous;
+      if (!p) continue;
+      if (!S.summary || S.summary.key !== p.hand_number) {
+        S.summary = { key: p.hand_number, p, at: Date.now(), closed: false };
+      }
+      if (Array.isArray(p.tricks) && p.tricks.length) {
+        S.trickFlash = { trick: p.tricks[p.tricks.length - 1], until: Date.now() + TRICK_FLASH };
+        clearTimeout(S.flashTimer);
+        S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
+      }
+    }
   }
 
   function showFrame(f, before) {
