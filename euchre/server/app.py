@@ -367,7 +367,10 @@ class _Session:
                 return
             text = clean_text(frame.text)
             if text:
-                await table.say(seat, text)
+                try:
+                    await table.say(seat, text)
+                except Refusal as e:
+                    self.err(e.code, e.message)
         elif isinstance(frame, Hint):
             if seat is None:
                 self.err("forbidden", "spectators get no hints")
@@ -418,13 +421,6 @@ class _Session:
             self.err(e.code, e.message)
             return
         self.joined = True
-        history = list(table.chat)
-        if not history:
-            history = await asyncio.to_thread(self.hub.store.recent_chat, table.id)
-            if not table.chat:
-                table.chat.extend(history)
-        if history:
-            self.conn.push(_frame("chat", d=history))
 
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))

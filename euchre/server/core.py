@@ -188,6 +188,7 @@ class LiveTable:
         self.acks: dict[tuple[int | None, str], int] = {}
         self.bots: dict[int, Bot] = {}
         self.chat: deque[dict[str, Any]] = deque(maxlen=50)
+        self._chat_loaded = False
         self._now = 0.0
         self._bot_task: asyncio.Task[None] | None = None
         self._away: dict[int, asyncio.Task[None]] = {}
@@ -451,6 +452,12 @@ class LiveTable:
                 raise Refusal("forbidden", "this seat is played by a computer player")
             self.conns.add(conn)
             conn.push(_frame("welcome", d={"table": self.id, "seat": seat, "host": conn.host}))
+            if not self._chat_loaded:
+                loop = asyncio.get_running_loop()
+                self.chat.extend(await loop.run_in_executor(None, self.hub.store.recent_chat, self.id))
+                self._chat_loaded = True
+            if self.chat:
+                conn.push(_frame("chat", d=list(self.chat)))
             if seat is not None:
                 task = self._away.pop(seat, None)
                 if task is not None:
@@ -524,14 +531,18 @@ class LiveTable:
             self._kick_bot()
 
     async def say(self, seat: int | None, text: str) -> None:
-        name = self.seats[seat].name if seat is not None else "spectator"
-        at = now()
-        await self.hub.writer.commit([Store.op_chat(self.id, seat, name, text, at)])
-        msg = {"seat": seat, "name": name, "text": text, "at": at.isoformat(timespec="seconds")}
-        self.chat.append(msg)
-        frame = _frame("chat", d=[msg])
-        for c in list(self.conns):
-            c.push(frame)
+        """A chat line: kept, then sent to everyone at the table (under the lock, so a newcomer
+        gets it either in its history or as a new line, never both or neither)."""
+        async with self.lock:
+            name = self.seats[seat].name if seat is not None else "spectator"
+            at = now()
+            if not await self.hub.durable([Store.op_chat(self.id, seat, name, text, at)]):
+                raise Refusal("unavailable", "the database did not take the message; try again")
+            msg = {"seat": seat, "name": name, "text": text, "at": at.isoformat(timespec="seconds")}
+            self.chat.append(msg)
+            frame = _frame("chat", d=[msg])
+            for c in list(self.conns):
+                c.push(frame)
 
     async def hint(self, seat: int) -> list[dict[str, Any]]:
         """The strongest bot's expected points for each of the seat's choices, best first."""
