@@ -190,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "0 never)")
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                      help="another web origin allowed to open game sockets (repeatable)")
+    srv.add_argument("--ws-compression", action="store_true",
+                     help="compress WebSocket frames (less bandwidth, more server CPU; default off)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
     ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
@@ -267,7 +269,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout)
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
-                 allow_origins=args.allow_origin, log_level=args.log_level)
+                 allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression)
 
 
 # --- play ----------------------------------------------------------------------------------------

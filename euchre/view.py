@@ -67,13 +67,8 @@ class PlayerView:
         """The view of ``seat`` (or a spectator, ``None``) of ``state``."""
         if seat is not None and not 0 <= seat < state.n:
             raise ValueError(f"seat must be 0..{state.n - 1}, got {seat}")
-        acts: list[tuple[int, Action | None]] = []
-        for s, a in zip(state.seats, state.history, strict=True):
-            if a.kind is Kind.DISCARD and s != seat:
-                acts.append((s, None))
-            else:
-                acts.append((s, a))
-        own = sort_hand(iter_mask(state.hands[seat]), state.trump) if seat is not None else []
+        acts = seat_actions(state, seat)
+        own = own_hand(state, seat)
         if game is not None:
             idx = next(i for i, h in enumerate(game.hands) if h is state)
             scores = list(game.initial_scores)
@@ -91,12 +86,12 @@ class PlayerView:
             dealer=state.dealer,
             phase=state.phase,
             to_act=state.to_act,
-            hand=tuple(own),
+            hand=own,
             up_card=state.up_card,
             up_card_taken=state.up_taken,
             dealer_discarded=state.discarded is not None,
             discard=state.discarded if seat == state.dealer else None,
-            actions=tuple(acts),
+            actions=acts,
             trump=None if state.trump is None else Suit(state.trump),
             maker=state.maker,
             alone=state.alone,
@@ -106,7 +101,7 @@ class PlayerView:
             trick=tuple(state.trick),
             tricks=tuple(state.tricks),
             tricks_won=tuple(state.won),
-            legal_actions=tuple(state.legal_actions()) if seat is not None and seat == state.to_act else (),
+            legal_actions=seat_legal(state, seat),
             points=state.points,
             scores=tuple(scores),
             hand_number=hand_number,
@@ -301,3 +296,22 @@ class PlayerView:
             buried = left[0] if hidden_discard and left else None
             return out, buried
         return None
+
+
+# --- the parts of a view that depend on the seat -----------------------------------------------------
+# PlayerView.of and euchre.protocol.view_dicts (which builds many seats' views at once, for the
+# server) share these, so the one rule of who sees what lives here.
+def own_hand(state: State, seat: int | None) -> tuple[Card, ...]:
+    """The seat's cards in display order (nothing for a spectator)."""
+    return tuple(sort_hand(iter_mask(state.hands[seat]), state.trump)) if seat is not None else ()
+
+
+def seat_actions(state: State, seat: int | None) -> tuple[tuple[int, Action | None], ...]:
+    """Every action with its seat; a discard is known only to the seat that made it."""
+    return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
+                 for s, a in zip(state.seats, state.history, strict=True))
+
+
+def seat_legal(state: State, seat: int | None) -> tuple[Action, ...]:
+    """The seat's legal actions when it is to act, else nothing."""
+    return tuple(state.legal_actions()) if seat is not None and seat == state.to_act else ()

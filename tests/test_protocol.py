@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -33,9 +34,11 @@ from euchre.protocol import (
     encode,
     parse_answer,
     serve,
+    view_dicts,
     view_from_dict,
     view_to_dict,
 )
+from euchre.rules import PRESETS as ALL_PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "protocol_bot.py"
@@ -381,3 +384,26 @@ def test_sh_example_bot(capsys: pytest.CaptureFixture[str]) -> None:
     spec = f"heuristic,exec:sh {shlex.quote(str(SH_EXAMPLE))}"  # alone it would pass every hand forever
     assert cli_main(["simulate", "--bots", spec, "--games", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
+# --- many seats at once (the server's hot path) ------------------------------------------------------
+@pytest.mark.parametrize("preset", sorted(ALL_PRESETS))
+def test_view_dicts_equal_one_view_per_seat(preset: str) -> None:
+    """``view_dicts`` (the public part once, each seat's own cards added) gives exactly what
+    ``view_to_dict(game.view(seat))`` gives, for every seat and a spectator, at every step of
+    random games, for the current hand and the one just finished."""
+    rules = Rules.preset(preset, defend_alone=True) if Rules.preset(preset).players == 4 else Rules.preset(preset)
+    for seed in range(4):
+        game = Game(rules, seed=seed, clock=lambda: 0.0)
+        rng = random.Random(seed)
+        seats: list[int | None] = [None, *range(rules.players)]
+        steps = 0
+        while not game.is_over and steps < 400:
+            got = view_dicts(game, seats)
+            assert got == {s: view_to_dict(game.view(s)) for s in seats}
+            if len(game.hands) > 1:
+                assert view_dicts(game, seats, hand=-2) == {s: view_to_dict(game.view(s, hand=-2)) for s in seats}
+            game.push(rng.choice(game.legal_actions()))
+            steps += 1
+    with pytest.raises(ValueError, match="seat must be"):
+        view_dicts(Game(Rules(), seed=1), [4])

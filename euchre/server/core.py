@@ -2,7 +2,7 @@
 
 Data flows one way. A client's action is validated by the engine, committed to the database as
 an event, applied to the table's :class:`~euchre.game.Game`, and only then acknowledged and
-broadcast, each recipient getting the engine's view for its seat (``view_to_dict``), so the
+broadcast, each recipient getting the engine's view for its seat (``view_dicts``), so the
 server never decides what a seat may see. A table's state is always the replay of its events, so
 a restart after ``kill -9`` rebuilds every table exactly (:meth:`Hub.start`).
 
@@ -32,7 +32,7 @@ from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot
 from euchre.describe import action_words
 from euchre.errors import EuchreError
 from euchre.game import Game
-from euchre.protocol import view_to_dict
+from euchre.protocol import view_dicts
 from euchre.rules import Rules
 from euchre.server.db import EventRow, Op, SeatRow, Store, TableRow, now, token_hash
 
@@ -264,41 +264,55 @@ class LiveTable:
         return out
 
     # --- frames ----------------------------------------------------------------------------------
-    def state_data(self, seat: int | None, host: bool = False) -> dict[str, Any]:
-        """Everything ``seat`` (``None``: a spectator) may see of the table."""
+    def _data(self, keys: set[tuple[int | None, bool]]) -> dict[tuple[int | None, bool], dict[str, Any]]:
+        """The state of each (seat, host) recipient: the table facts are built once and the
+        views of all seats at once (``view_dicts``), since this runs after every action."""
         g = self.game
-        sides = [[s for s in range(self.rules.players) if self.rules.side_of(s) == side]
-                 for side in range(self.rules.sides)]
-        view = previous = last = None
+        seats = {seat for seat, _ in keys}
+        views: dict[int | None, dict[str, Any]] = {}
+        previous: dict[int | None, dict[str, Any]] = {}
         if g is not None:
-            v = g.view(seat)
-            view = view_to_dict(v)
+            views = view_dicts(g, list(seats))
             if not g.state.history and len(g.hands) > 1:
-                previous = view_to_dict(g.view(seat, hand=-2))
-            if v.actions:
-                s, a = v.actions[-1]
-                last = {"seat": s, "action": None if a is None else str(a)}
-            elif previous is not None and previous["actions"]:
-                last = previous["actions"][-1]
-        return {
-            "table": self.id, "status": self.status, "seat": seat, "host": host, "level": self.level,
-            "preset": self.row.preset, "seats": self.seat_info(), "sides": sides,
+                previous = view_dicts(g, list(seats), hand=-2)
+        shared = {
+            "table": self.id, "status": self.status, "level": self.level, "preset": self.row.preset,
+            "seats": self.seat_info(),
+            "sides": [[s for s in range(self.rules.players) if self.rules.side_of(s) == side]
+                      for side in range(self.rules.sides)],
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
-            "view": view, "previous": previous, "last": last,
         }
+        out: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        for seat, host in keys:
+            view = views.get(seat)
+            prev = previous.get(seat)
+            last = None
+            if view is not None and view["actions"]:
+                last = view["actions"][-1]
+            elif prev is not None and prev["actions"]:
+                last = prev["actions"][-1]
+            out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last}
+        return out
+
+    def _frames(self, keys: set[tuple[int | None, bool]]) -> dict[tuple[int | None, bool], str]:
+        return {k: _frame("state", v=self.version, d=d) for k, d in self._data(keys).items()}
+
+    def state_data(self, seat: int | None, host: bool = False) -> dict[str, Any]:
+        """Everything ``seat`` (``None``: a spectator) may see of the table."""
+        return self._data({(seat, host)})[(seat, host)]
 
     def state_frame(self, seat: int | None, host: bool = False) -> str:
-        return _frame("state", v=self.version, d=self.state_data(seat, host))
+        return self._frames({(seat, host)})[(seat, host)]
 
     def broadcast(self) -> None:
         """Send every connection its own state frame (built once per seat)."""
-        cache: dict[tuple[int | None, bool], str] = {}
-        for c in list(self.conns):
-            key = (c.seat, c.host)
-            if key not in cache:
-                cache[key] = self.state_frame(c.seat, c.host)
-            c.push(cache[key])
+        conns = list(self.conns)
+        if not conns:
+            return
+        frames = self._frames({(c.seat, c.host) for c in conns})
+        for c in conns:
+            c.push(frames[(c.seat, c.host)])
 
     # --- actions -------------------------------------------------------------------------------
     async def act(self, seat: int, text: str, client_id: str | None, base_v: int | None,

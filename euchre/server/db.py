@@ -190,6 +190,16 @@ Op = Callable[[Connection], None]
 """A piece of a transaction: the writer runs several tables' ops in one commit."""
 
 
+@dataclass(frozen=True)
+class _InsertEvent:
+    """The op that appends one event: :meth:`Store.run` gathers these into one statement."""
+
+    row: dict[str, Any]
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(insert(events), [self.row])
+
+
 class Store:
     """The database: opened from a URL, migrated to the current schema, and queried.
 
@@ -236,10 +246,18 @@ class Store:
 
     # --- writes ---------------------------------------------------------------------------------
     def run(self, ops: Iterable[Op]) -> None:
-        """Run ops in one transaction: all are committed, or none."""
+        """Run ops in one transaction: all are committed, or none. The events of a group commit
+        go in as one multi-row insert (one statement instead of one per event: a quarter of the
+        writer's time)."""
+        rows: list[dict[str, Any]] = []
         with self.engine.begin() as conn:
             for op in ops:
-                op(conn)
+                if isinstance(op, _InsertEvent):
+                    rows.append(op.row)
+                else:
+                    op(conn)
+            if rows:
+                conn.execute(insert(events), rows)
 
     @staticmethod
     def op_create_table(row: TableRow) -> Op:
@@ -254,11 +272,8 @@ class Store:
 
     @staticmethod
     def op_event(table_id: str, ev: EventRow) -> Op:
-        def op(conn: Connection) -> None:
-            conn.execute(insert(events).values(
-                table_id=table_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, client_id=ev.client_id,
-                payload=ev.payload, at=ev.at))
-        return op
+        return _InsertEvent({"table_id": table_id, "seq": ev.seq, "kind": ev.kind, "seat": ev.seat,
+                             "client_id": ev.client_id, "payload": ev.payload, "at": ev.at})
 
     @staticmethod
     def op_seat(table_id: str, seat: SeatRow) -> Op:

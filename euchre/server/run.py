@@ -46,7 +46,7 @@ def bind(host: str, port: int | None) -> socket.socket:
 
 def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str | None = None,
           config: ServerConfig | None = None, allow_origins: list[str] | None = None,
-          log_level: str = "warning") -> int:
+          log_level: str = "warning", ws_compression: bool = False) -> int:
     """Run the server until interrupted; prints the address first (on its own line, flushed)."""
     url = database_url or default_database_url()
     try:
@@ -62,10 +62,16 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     print(f"Euchre server: http://{shown}:{actual}/", flush=True)
     print(f"Database: {_safe(url)}", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
+    # Compression is off by default: frames are ~2 KB, and deflate cost a sixth of the server's CPU
+    # per action under load (bench/server.py).
     cfg = uvicorn.Config(app, log_level=log_level, ws_max_size=16 * MAX_FRAME, ws_ping_interval=20,
-                         ws_ping_timeout=20, lifespan="on", timeout_graceful_shutdown=3)
+                         ws_ping_timeout=20, ws_per_message_deflate=ws_compression, lifespan="on",
+                         timeout_graceful_shutdown=3)
     server = uvicorn.Server(cfg)
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn has shut down cleanly and re-raised the signal; no traceback for Ctrl-C
     return 0
 
 
