@@ -123,6 +123,37 @@ class Server:
 
 
 @contextmanager
+def in_process_server(database_url: str, config: Any, log_level: str = "warning") -> Iterator[str]:
+    """``create_app(database_url, config=config)`` served by uvicorn on a free port in a thread of
+    this process, as ``euchre serve`` runs it; yields the base URL until the block ends."""
+    import threading
+
+    import uvicorn
+
+    from euchre.server.app import create_app
+    from euchre.server.messages import MAX_FRAME
+    from euchre.server.run import bind
+
+    app = create_app(database_url, config=config)
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on", ws_max_size=16 * MAX_FRAME,
+                                           ws_per_message_deflate=False, timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the in-process server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(20)
+
+
+@contextmanager
 def running_server(database_url: str, home: Path, *args: str) -> Iterator[Server]:
     server = Server(database_url, home, *args).start()
     try:

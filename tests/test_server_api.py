@@ -15,7 +15,6 @@ import itertools
 import json
 import random
 import re
-import threading
 import time
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
@@ -25,9 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from server_support import DATABASES, Client, fresh_database, running_server
+from server_support import DATABASES, Client, fresh_database, in_process_server, running_server
 
 from euchre import egn, notation
 from euchre.actions import Action
@@ -36,11 +34,9 @@ from euchre.describe import action_words
 from euchre.protocol import view_from_dict
 from euchre.rules import PRESETS, Rules
 from euchre.server import app as app_module
-from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
 from euchre.server.db import Store
 from euchre.server.messages import MAX_FRAME
-from euchre.server.run import bind
 
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{40,}$")
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{12,24}$")
@@ -80,25 +76,8 @@ class Live:
 def serve(url: str, **config: Any) -> Iterator[Live]:
     """``create_app(url)`` served by uvicorn on a free port until the block ends."""
     cfg = ServerConfig(**{"bot_delay": 0.0, "hint_time": 0.05, **config})
-    app = create_app(url, config=cfg)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws_max_size=16 * MAX_FRAME,
-                                           timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the in-process server did not start")
-        time.sleep(0.01)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with httpx.Client(base_url=base, timeout=10) as http:
-            yield Live(url, base, http)
-    finally:
-        server.should_exit = True
-        thread.join(20)
+    with in_process_server(url, cfg) as base, httpx.Client(base_url=base, timeout=10) as http:
+        yield Live(url, base, http)
 
 
 @contextmanager

@@ -24,7 +24,6 @@ import asyncio
 import json
 import random
 import re
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,18 +33,14 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from server_support import Client, fresh_database
+from server_support import Client, fresh_database, in_process_server
 
 from euchre import Game, notation
 from euchre.actions import Action, Kind
 from euchre.rules import PRESETS, Rules
-from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
 from euchre.server.db import EventRow, Store, TableRow
-from euchre.server.messages import MAX_FRAME
-from euchre.server.run import bind
 
 _EDGE = r"(?<![A-Za-z0-9_-])"
 _END = r"(?![A-Za-z0-9_-])"
@@ -60,23 +55,8 @@ Recipient = int | None
 @contextmanager
 def serve(url: str, **config: Any) -> Iterator[str]:
     """``create_app(url)`` served by uvicorn in this process on a free port; yields its base URL."""
-    app = create_app(url, config=ServerConfig(**config))
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="on", ws_max_size=16 * MAX_FRAME,
-                                           timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the in-process server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(20)
+    with in_process_server(url, ServerConfig(**config), log_level="error") as base:
+        yield base
 
 
 # --- the truth: what each recipient may know at each version -----------------------------------------------
