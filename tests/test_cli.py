@@ -209,3 +209,24 @@ def test_play_without_a_level_uses_the_default(monkeypatch: pytest.MonkeyPatch, 
     assert asked == [levels.DEFAULT_LEVEL] * 3
     assert notation.load(tmp_path / "saved-game.toml").meta["level"] == levels.DEFAULT_LEVEL
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("nonsense://x", "Can't load plugin"),
+    ("garbage", "Could not parse"),
+    ("postgresql+psycopg://u:secret@127.0.0.1:1/db", "connection"),
+])
+def test_serve_refuses_a_database_it_cannot_open(url: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad --database-url is said in one line before anything listens, without the password."""
+    assert main(["serve", "--port", "0", "--database-url", url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("euchre: error: cannot open the database") and words in err
+    assert "secret" not in err
+
+
+@pytest.mark.parametrize("args", [["--port", "abc"], ["--port", "70000"], ["--bot-delay", "-1"],
+                                  ["--away-timeout", "nan"]])
+def test_serve_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", *args])
+    assert e.value.code == 2 and "euchre serve: error: argument" in capsys.readouterr().err

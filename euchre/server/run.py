@@ -7,10 +7,11 @@ import socket
 import sys
 
 import uvicorn
+from sqlalchemy.exc import SQLAlchemyError
 
 from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
-from euchre.server.db import sqlite_url
+from euchre.server.db import Store, sqlite_url
 from euchre.server.messages import MAX_FRAME
 
 __all__ = ["serve", "default_database_url", "bind"]
@@ -50,6 +51,11 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     """Run the server until interrupted; prints the address first (on its own line, flushed)."""
     url = database_url or default_database_url()
     try:
+        Store(url).close()  # opens, migrates and closes: a bad URL or an unreachable server is said here
+    except (SQLAlchemyError, ValueError, OSError) as e:
+        print(f"euchre: error: cannot open the database {_safe(url)}: {_first_line(e)}", file=sys.stderr)
+        return 1
+    try:
         sock = bind(host, port)
     except OSError as e:
         print(f"euchre: error: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
@@ -79,4 +85,12 @@ def _safe(url: str) -> str:
     """The URL without its password."""
     from sqlalchemy.engine import make_url
 
-    return make_url(url).render_as_string(hide_password=True)
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except SQLAlchemyError:
+        return repr(url.split("@")[-1])
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
