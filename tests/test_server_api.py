@@ -1248,3 +1248,41 @@ def test_real_server_origin_and_frame_limits(db: str, tmp_path: Path) -> None:
         run(scenario())
         with httpx.Client(base_url=server.base) as http:
             assert http.get("/healthz").status_code == 200
+
+
+def test_a_failing_computer_player_is_retried_not_spun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer player that raises is logged and asked again a second later; the table goes
+    on once it answers, and the failure never reaches a client."""
+    from euchre.bots import Bot, RandomBot
+    from euchre.server import core
+
+    calls: list[float] = []
+
+    class Flaky(Bot):
+        name = "flaky"
+
+        def __init__(self) -> None:
+            self.inner = RandomBot(seed=1)
+
+        def choose(self, view: Any) -> Action:
+            calls.append(time.monotonic())
+            if len(calls) == 1:
+                raise RuntimeError("the first decision fails")
+            return self.inner.choose(view)
+
+    monkeypatch.setattr(core, "level_bot", lambda level, seed=None: Flaky())
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="bots", level="easy", name="Solo")
+
+        async def scenario() -> None:
+            c = await join(srv, d["id"], d["token"])
+            deadline = time.monotonic() + 10
+            while len(calls) < 2 or not (c.state and c.state["view"]["legal"]):
+                if to_act(c) == 0 and c.state and c.state["view"]["legal"] and len(calls) == 0:
+                    v = c.v
+                    await reply(c, {"t": "act", "id": "me1", "action": c.state["view"]["legal"][0], "v": v})
+                await c.recv(max(0.01, deadline - time.monotonic()))
+            assert not any(json.loads(f)["t"] == "err" for f in c.frames)
+
+        run(scenario())
+    assert len(calls) >= 2 and calls[1] - calls[0] >= 0.9  # retried after a pause, not in a loop

@@ -445,10 +445,12 @@ class LiveTable:
             except Refusal as e:
                 if e.code != "stale":
                     log.warning("table %s: bot at seat %d refused: %s", self.id, seat, e.message)
+                    await asyncio.sleep(1.0)  # it will be asked again: not in a hot loop
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: computer player at seat %d failed", self.id, seat)
+            await asyncio.sleep(1.0)
         finally:
             self._bot_task = None
             if not self.hub.closing:
