@@ -490,6 +490,19 @@ def check_no_errors(peers: list[Peer]) -> None:
 
 
 # --- 1. kill -9 at random moments --------------------------------------------------------------------
+async def finish(h: Harness, tid: str, peers: list[Peer]) -> None:
+    """Play the game to its end, check the log and the final state, and hang up."""
+    if not all(p.over for p in peers):
+        for p in peers:
+            p.play()
+        await wait_until(lambda: all(p.over for p in peers), 60, "the end of the game")
+        await wait_until(lambda: all(p.v == peers[0].v for p in peers), 10, "the last frames")
+    check_no_errors(peers)
+    check_final(h, tid, peers)
+    for p in peers:
+        await p.close()
+
+
 async def friends_game(h: Harness, seed: str) -> tuple[int, dict[str, int]]:
     rng = random.Random(seed)
     tid, _, peers = await new_friends_table(h, seed, target=30)
@@ -512,15 +525,7 @@ async def friends_game(h: Harness, seed: str) -> tuple[int, dict[str, int]]:
             continue
         h.start()
         await recover(h, tid, peers, stats, quiet=True)
-    if not all(p.over for p in peers):
-        for p in peers:
-            p.play()
-        await wait_until(lambda: all(p.over for p in peers), 60, "the end of the game")
-        await wait_until(lambda: all(p.v == peers[0].v for p in peers), 10, "the last frames")
-    check_no_errors(peers)
-    check_final(h, tid, peers)
-    for p in peers:
-        await p.close()
+    await finish(h, tid, peers)
     return kills, stats
 
 
@@ -597,15 +602,7 @@ async def bots_game(h: Harness, seed: str) -> tuple[int, dict[str, int]]:
             assert len(h.load(tid).events) > n
             stats["bot_resumed"] += 1
         await recover(h, tid, peers, stats)
-    if not all(p.over for p in peers):
-        for p in peers:
-            p.play()
-        await wait_until(lambda: all(p.over for p in peers), 60, "the end of the game")
-        await wait_until(lambda: all(p.v == peers[0].v for p in peers), 10, "the last frames")
-    check_no_errors(peers)
-    check_final(h, tid, peers)
-    for p in peers:
-        await p.close()
+    await finish(h, tid, peers)
     return kills, stats
 
 

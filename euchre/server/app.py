@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
@@ -267,9 +266,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
                 await table.leave(conn)
             for t in session.tasks:
                 t.cancel()
-            conn.queue.put_nowait(None) if conn.queue.qsize() == 0 else None
-            await asyncio.sleep(0)
-            pump.cancel()
+            pump.cancel()  # the socket is gone: frames still queued have nowhere to go
 
     return app
 
@@ -421,6 +418,3 @@ class _Session:
             self.err(e.code, e.message)
             return
         self.joined = True
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))

@@ -14,7 +14,6 @@ of tables play at once on SQLite.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import logging
 import secrets
@@ -28,7 +27,7 @@ from typing import Any
 from euchre import notation
 from euchre.actions import Action
 from euchre.bots.base import Bot
-from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot
+from euchre.bots.levels import LEVELS, level_bot
 from euchre.describe import action_words
 from euchre.errors import EuchreError
 from euchre.game import Game
@@ -688,11 +687,3 @@ class Hub:
 
     def stats(self) -> dict[str, Any]:
         return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits}
-
-
-def default_level() -> str:
-    return DEFAULT_LEVEL
-
-
-def iso(t: dt.datetime) -> str:
-    return t.isoformat(timespec="seconds")
