@@ -511,7 +511,7 @@ SPY = """(() => {
 
 
 def test_every_hand_ended_by_a_computer_shows_the_hand_over_banner(pages: Pages) -> None:
-    t = bots_table(pages.server, "Hal")
+    t = bots_table(pages.server, "Hal", target=30)  # room for two such hands before the game ends
     page = pages.page(name="Hal")
     page.add_init_script(SPY)
     page.goto(t["url"])
