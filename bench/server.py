@@ -1,15 +1,15 @@
 """Server load: many simulated players over WebSockets on loopback, playing as fast as they can.
 
-The script starts ``euchre serve`` itself (127.0.0.1, a free port, ``--bot-delay 0``) on a fresh
-database: an SQLite file in a temporary directory, or, with ``--database-url ADMIN_URL``, a new
-PostgreSQL database created through that admin URL and dropped afterwards. It opens friends
-tables (``POST /api/tables``), connects four players to each (``/ws/{id}``, the ``websockets``
-package, asyncio), starts every table with the host's token, and from then on each player sends a
-uniformly random legal action (with a unique id) the moment a state frame of a new version shows
-``view.legal`` non-empty. The time from sending an ``act`` to receiving its ``ack`` is taken with
-``time.perf_counter`` in the client. When a game ends, its four players disconnect and the host
-opens a new table (``--when-over new``, the default: the load stays at the same number of
-tables) or the players stay away (``--when-over stop``).
+The script starts ``euchre serve`` itself (127.0.0.1, a free port, ``--bot-delay 0``, the
+per-address limits off) on a fresh database: an SQLite file in a temporary directory, or, with
+``--database-url ADMIN_URL``, a new PostgreSQL database created through that admin URL and dropped
+afterwards. It opens friends tables (``POST /api/tables``), connects four players to each
+(``/ws/{id}``, the ``websockets`` package, asyncio), starts every table with the host's token, and
+from then on each player sends a uniformly random legal action (with a unique id) the moment a
+state frame of a new version shows ``view.legal`` non-empty. The time from sending an ``act`` to
+receiving its ``ack`` is taken with ``time.perf_counter`` in the client. When a game ends, its four
+players disconnect and the host opens a new table (``--when-over new``, the default: the load stays
+at the same number of tables) or the players stay away (``--when-over stop``).
 
 Bounded in count and time: ``--players`` (four per table), a warm-up of ``--warmup`` seconds,
 ``--seconds`` of measured play, and a hard ``--timeout`` for the whole run. Errors: every ``err``
@@ -147,7 +147,9 @@ class Server:
         env = {**os.environ, "EUCHRE_HOME": self.home, "PYTHONUNBUFFERED": "1"}
         prof = ["-m", "cProfile", "-o", self.profile] if self.profile else []
         cmd = [sys.executable, *prof, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning"]
+               "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning",
+               # Every simulated player connects from 127.0.0.1: the per-address limits would refuse them.
+               "--connect-limit", "0", "--create-limit", "0"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                      cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         assert self.proc.stdout is not None

@@ -188,6 +188,14 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--away-timeout", type=_nonneg_float, default=60.0, metavar="SECONDS",
                      help="a computer player stands in for a disconnected player after this long (default 60; "
                           "0 never)")
+    srv.add_argument("--connect-limit", type=_per_minute, default=20, metavar="N",
+                     help="new game connections a minute per client address, after a burst of 20 (default 20; "
+                          "0 no limit)")
+    srv.add_argument("--create-limit", type=_per_minute, default=30, metavar="N",
+                     help="tables opened or started a minute per client address, after a burst of 10 (default 30; "
+                          "0 no limit)")
+    srv.add_argument("--waiting-expiry", type=_nonneg_float, default=24.0, metavar="HOURS",
+                     help="a table not started within this long is abandoned (default 24; 0 never)")
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                      help="another web origin allowed to open game sockets (repeatable)")
     srv.add_argument("--ws-compression", action="store_true",
@@ -263,11 +271,24 @@ def _nonneg_float(text: str) -> float:
     return v
 
 
+def _per_minute(text: str) -> int:
+    """A rate limit: a whole number a minute, 0 for none."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or a number a minute, got {v}")
+    return v
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from euchre.server.core import ServerConfig
     from euchre.server.run import serve
 
-    config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout)
+    config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout,
+                          connect_limit=args.connect_limit, create_limit=args.create_limit,
+                          waiting_expiry=args.waiting_expiry * 3600)
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
                  allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression)
 

@@ -2,6 +2,9 @@
 process that can be killed with SIGKILL and restarted on the same database, and a small
 WebSocket client.
 
+The per-address limits (``--connect-limit``, ``--create-limit``) are off in both kinds of server
+unless a test asks for them: the tests connect and open tables hundreds of times from 127.0.0.1.
+
 PostgreSQL tests need ``EUCHRE_TEST_POSTGRES_URL`` (an admin URL; ``.ci/postgres.sh`` starts a
 throwaway server and prints it). Without it they are skipped, unless ``EUCHRE_REQUIRE_POSTGRES``
 is set (CI sets it), in which case they fail: CI must never pass by skipping them.
@@ -10,6 +13,7 @@ is set (CI sets it), in which case they fail: CI must never pass by skipping the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import re
@@ -18,7 +22,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -54,9 +58,13 @@ def fresh_database(kind: str, tmp_path: Path) -> str:
     return u.set(database=name).render_as_string(hide_password=False)
 
 
+NO_LIMITS = {"--connect-limit": "0", "--create-limit": "0"}
+"""What :class:`Server` adds to the command line, for each option the test did not give."""
+
+
 class Server:
     """``euchre serve`` in a subprocess on a free port; ``kill()`` is SIGKILL, ``start()`` again
-    resumes from the same database."""
+    resumes from the same database. The per-address limits are off unless ``args`` set them."""
 
     def __init__(self, database_url: str, home: Path, *args: str) -> None:
         self.database_url = database_url
@@ -69,9 +77,10 @@ class Server:
     def start(self, timeout: float = 60.0) -> Server:
         env = {**os.environ, "EUCHRE_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
         port_args = ["--port", str(self.port)]
+        limits = [x for option, value in NO_LIMITS.items() if option not in self.args for x in (option, value)]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "euchre", "serve", *port_args, "--database-url", self.database_url,
-             "--log-level", "warning", *self.args],
+             "--log-level", "warning", *limits, *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         deadline = time.monotonic() + timeout
         assert self.proc.stdout is not None
@@ -123,10 +132,15 @@ class Server:
 
 
 @contextmanager
-def in_process_server(database_url: str, config: Any, log_level: str = "warning") -> Iterator[str]:
+def in_process_server(database_url: str, config: Any, log_level: str = "warning", *, limits: bool = False,
+                      clock: Callable[[], float] | None = None) -> Iterator[str]:
     """``create_app(database_url, config=config)`` served by uvicorn on a free port in a thread of
-    this process, as ``euchre serve`` runs it; yields the base URL until the block ends."""
+    this process, as ``euchre serve`` runs it; yields the base URL until the block ends.
+
+    Without ``limits`` the per-address limits are off (``connect_limit`` and ``create_limit`` 0);
+    ``clock`` is the limits' clock (a test's fake one)."""
     import threading
+    import time as _time
 
     import uvicorn
 
@@ -134,7 +148,9 @@ def in_process_server(database_url: str, config: Any, log_level: str = "warning"
     from euchre.server.messages import MAX_FRAME
     from euchre.server.run import bind
 
-    app = create_app(database_url, config=config)
+    if not limits:
+        config = dataclasses.replace(config, connect_limit=0, create_limit=0)
+    app = create_app(database_url, config=config, clock=clock or _time.monotonic)
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on", ws_max_size=16 * MAX_FRAME,

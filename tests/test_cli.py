@@ -225,7 +225,8 @@ def test_serve_refuses_a_database_it_cannot_open(url: str, words: str, capsys: p
 
 
 @pytest.mark.parametrize("args", [["--port", "abc"], ["--port", "70000"], ["--bot-delay", "-1"],
-                                  ["--away-timeout", "nan"]])
+                                  ["--away-timeout", "nan"], ["--connect-limit", "-1"], ["--create-limit", "1.5"],
+                                  ["--waiting-expiry", "inf"]])
 def test_serve_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         main(["serve", *args])

@@ -1173,6 +1173,31 @@ def test_a_game_against_computers_waits_for_its_player(db: str, tmp_path: Path) 
         run(scenario())
 
 
+@pytest.mark.parametrize("db", DATABASES)
+def test_friends_who_all_leave_find_their_game_untouched(db: str, tmp_path: Path) -> None:
+    """When every person leaves, no computer player takes the seats: the game waits. The first
+    one back gets the others' seats stood in for after the timeout, but never their own."""
+    with live(db, tmp_path, away_timeout=0.2) as srv:
+
+        async def scenario() -> None:
+            table_id, tokens, clients = await friends_table(srv)
+            v = srv.version(table_id)
+            for c in clients:
+                await c.close()
+            await asyncio.sleep(0.6)
+            info = srv.info(table_id)
+            assert info["version"] == v
+            assert [s["bot"] for s in info["seats"]] == [False] * 4
+            back = await join(srv, table_id, tokens[0])
+            await asyncio.sleep(0.6)
+            info = srv.info(table_id)
+            assert info["seats"][0]["bot"] is False and info["seats"][0]["present"] is True
+            assert [s["bot"] for s in info["seats"][1:]] == [True] * 3
+            await back.close()
+
+        run(scenario())
+
+
 async def play_out(c: Client, rng: random.Random) -> None:
     """Act at random whenever this connection's frame offers a choice, until the game is over."""
     acted = -1

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -28,11 +30,11 @@ from euchre.bots.base import bot_descriptions
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.errors import EuchreError
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
-from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, _frame
+from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, Unloaded, _frame
 from euchre.server.db import Store
 from euchre.server.messages import MAX_FRAME, Act, Chat, Hello, Hint, Ping, Start, clean_text, parse_frame
 
-__all__ = ["create_app", "TokenBucket"]
+__all__ = ["create_app", "TokenBucket", "RateLimiter", "client_key"]
 
 log = logging.getLogger("euchre.server")
 STATIC = Path(__file__).parent / "static"
@@ -61,11 +63,74 @@ class TokenBucket:
     def refund(self) -> None:
         self.tokens = min(self.burst, self.tokens + 1)
 
+    def wait(self) -> float:
+        """Seconds until the next token (0 if there is one now)."""
+        t = self.clock()
+        tokens = min(self.burst, self.tokens + (t - self.last) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
+
+class RateLimiter:
+    """One :class:`TokenBucket` per client address: ``per_minute`` with bursts of ``burst``.
+
+    Memory stays bounded: buckets are kept least recently used first, and one untouched for
+    ``burst / rate`` seconds is full again, the same as no bucket, so it is dropped (a few at each
+    :meth:`take`, oldest first); past ``max_keys`` addresses the oldest are dropped anyway (which
+    only forgives them).
+    """
+
+    def __init__(self, per_minute: float, burst: float, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = 100_000) -> None:
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("a rate limit needs per_minute > 0 and burst >= 1")
+        self.rate = per_minute / 60
+        self.burst = burst
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, TokenBucket] = {}
+        """Least recently used first (a dict keeps insertion order; a used key is moved last)."""
+
+    def take(self, key: str) -> float:
+        """Take a token for ``key``: 0 if it had one, else the seconds until it will."""
+        t = self.clock()
+        stale = t - self.burst / self.rate
+        while self.buckets:
+            oldest = next(iter(self.buckets))
+            if self.buckets[oldest].last > stale and len(self.buckets) < self.max_keys:
+                break
+            del self.buckets[oldest]
+        bucket = self.buckets.pop(key, None) or TokenBucket(self.burst, self.rate, self.clock)
+        self.buckets[key] = bucket
+        return 0.0 if bucket.take() else bucket.wait()
+
+
+def client_key(host: str | None) -> str:
+    """The address a per-client limit counts: the client's IP as uvicorn reports it (it already
+    follows ``X-Forwarded-For`` from trusted proxies). An IPv6 address counts as its /64, since
+    one home or server gets a whole /64 and could otherwise take a fresh address per request."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def _seconds(wait: float) -> int:
+    """A wait as whole seconds, at least 1 (``Retry-After`` and the messages)."""
+    return max(1, math.ceil(wait - 1e-6))
+
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers
 
 
 class CreateTable(BaseModel):
@@ -87,10 +152,14 @@ def _origin_ok(origin: str, host: str | None, allowed: set[str]) -> bool:
 
 
 def create_app(database_url: str, *, config: ServerConfig | None = None,
-               allow_origins: list[str] | None = None) -> FastAPI:
-    """The application, serving the tables kept in ``database_url``."""
+               allow_origins: list[str] | None = None, clock: Callable[[], float] = time.monotonic) -> FastAPI:
+    """The application, serving the tables kept in ``database_url``. ``clock`` is the per-address
+    rate limits' clock (tests move it by hand)."""
     config = config or ServerConfig()
     allowed = set(allow_origins or [])
+    connects = (RateLimiter(config.connect_limit, config.connect_burst, clock)
+                if config.connect_limit > 0 else None)
+    creates = RateLimiter(config.create_limit, config.create_burst, clock) if config.create_limit > 0 else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -105,6 +174,8 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             store.close()
 
     app = FastAPI(title="Euchre", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.connect_limiter = connects
+    app.state.create_limiter = creates
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -112,7 +183,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, e: ApiError) -> JSONResponse:
-        return JSONResponse({"error": e.code, "message": e.message}, status_code=e.status)
+        return JSONResponse({"error": e.code, "message": e.message}, status_code=e.status, headers=e.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -126,10 +197,26 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         return JSONResponse({"error": code, "message": str(e.detail)}, status_code=e.status_code)
 
     async def table_or_404(request: Request, table_id: str) -> LiveTable:
+        """The table, or 404; an abandoned one is 410 (it existed, and is gone for good)."""
         table = await hub_of(request).get(table_id)
         if table is None:
             raise ApiError(404, "not_found", f"no table {table_id!r}")
+        if table.status == "abandoned":
+            e = config.abandoned()
+            raise ApiError(410, e.code, e.message)
         return table
+
+    def limit_creates(request: Request) -> None:
+        """Creating or starting a table costs a token of the client address's bucket; without
+        one the answer is 429 with ``Retry-After``, and nothing is created."""
+        if creates is None:
+            return
+        wait = creates.take(client_key(request.client.host if request.client else None))
+        if wait > 0:
+            n = _seconds(wait)
+            raise ApiError(429, "too_many_tables",
+                           f"too many tables opened or started from your address; try again in {n} seconds",
+                           headers={"Retry-After": str(n)})
 
     # --- pages ----------------------------------------------------------------------------------
     def page(name: str) -> FileResponse:
@@ -170,6 +257,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        limit_creates(request)
         try:
             rules = Rules.preset(body.preset, **body.rules)
         except (EuchreError, TypeError, ValueError) as e:
@@ -188,16 +276,22 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     @app.post("/api/tables/{table_id}/start")
     async def start_table(table_id: str, request: Request,
                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        table = await table_or_404(request, table_id)
+        limit_creates(request)
         token = (authorization or "").removeprefix("Bearer ").strip()
-        seat = table.seat_of(token) if token else None
-        if seat is None:
-            raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
-        try:
-            await table.start(seat)
-        except Refusal as e:
-            raise ApiError(409 if e.code != "forbidden" else 403, e.code, e.message) from None
-        return {"id": table.id, "status": table.status}
+        for _ in range(3):  # again if the table was put away (idle) between the get and the start
+            table = await table_or_404(request, table_id)
+            seat = table.seat_of(token) if token else None
+            if seat is None:
+                raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+            try:
+                await table.start(seat)
+            except Unloaded:
+                continue
+            except Refusal as e:
+                status = {"forbidden": 403, "table_abandoned": 410, "unavailable": 503}.get(e.code, 409)
+                raise ApiError(status, e.code, e.message) from None
+            return {"id": table.id, "status": table.status}
+        raise ApiError(503, "unavailable", "the table is being put away; try again")
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
@@ -214,9 +308,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         hub = hub_of(request)
         text = await asyncio.to_thread(hub.store.record, table_id)
         if text is None:
-            table = await hub.get(table_id)
-            if table is None:
-                raise ApiError(404, "not_found", f"no table {table_id!r}")
+            await table_or_404(request, table_id)
             raise ApiError(409, "not_over", "the record is available once the game is over")
         filename = f"euchre-{table_id}.{'egn' if format == 'egn' else 'toml'}"
         if format == "egn":
@@ -245,6 +337,16 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
+        if connects is not None:
+            wait = connects.take(client_key(ws.client.host if ws.client else None))
+            if wait > 0:
+                # As the flood limit: say why, then close (1008); nothing else is read or touched.
+                with contextlib.suppress(Exception):
+                    await ws.send_text(_frame(
+                        "err", id=None, code="too_many_connections",
+                        message=f"too many new connections from your address; try again in {_seconds(wait)} seconds"))
+                    await ws.close(code=1008)
+                return
         hub = hub_of(ws)
 
         async def send(text: str) -> None:
@@ -262,8 +364,8 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         try:
             await session.run(ws)
         finally:
-            if session.joined and table is not None:
-                await table.leave(conn)
+            if session.joined and session.table is not None:
+                await session.table.leave(conn)
             for t in session.tasks:
                 t.cancel()
             pump.cancel()  # the socket is gone: frames still queued have nowhere to go
@@ -336,6 +438,10 @@ class _Session:
         if table is None:
             self.err("not_found", f"no table {self.table_id!r}")
             return
+        if table.status == "abandoned":
+            e = self.hub.config.abandoned()
+            self.err(e.code, e.message, frame.id if isinstance(frame, Act) else None)
+            return
         if isinstance(frame, Hello):
             await self.hello(table, frame)
             return
@@ -401,20 +507,34 @@ class _Session:
         if self.joined:
             self.err("malformed", "hello was already said on this connection")
             return
-        seat = None
-        if frame.token is not None:
-            seat = table.seat_of(frame.token)
-            if seat is None:
-                self.err("forbidden", "this link is not valid for this table (or its seat is played by a computer)")
-                return
-        self.conn.seat = seat
-        self.conn.host = seat is not None and table.seats[seat].host
         name = clean_text(frame.name) if frame.name else None
-        try:
-            await table.join(self.conn, name or None)
-        except Refusal as e:
-            self.conn.seat = None
-            self.conn.host = False
-            self.err(e.code, e.message)
+        for _ in range(3):
+            seat = None
+            if frame.token is not None:
+                seat = table.seat_of(frame.token)
+                if seat is None:
+                    self.err("forbidden", "this link is not valid for this table (or its seat is played by a computer)")
+                    return
+            self.conn.seat = seat
+            self.conn.host = seat is not None and table.seats[seat].host
+            try:
+                await table.join(self.conn, name or None)
+            except Unloaded:
+                # Put away (idle) since this socket opened: the hub replays it afresh.
+                fresh = await self.hub.get(self.table_id)
+                if fresh is None:
+                    self.err("not_found", f"no table {self.table_id!r}")
+                    return
+                self.table = table = fresh
+                continue
+            except Refusal as e:
+                self.conn.seat = None
+                self.conn.host = False
+                self.err(e.code, e.message)
+                return
+            self.joined = True
             return
-        self.joined = True
+        self.conn.seat = None
+        self.conn.host = False
+        gone = Unloaded()
+        self.err(gone.code, gone.message)

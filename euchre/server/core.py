@@ -14,6 +14,7 @@ of tables play at once on SQLite.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import logging
 import secrets
@@ -35,7 +36,7 @@ from euchre.protocol import view_dicts
 from euchre.rules import Rules
 from euchre.server.db import EventRow, Op, SeatRow, Store, TableRow, now, token_hash
 
-__all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Writer", "ServerConfig"]
+__all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Unloaded", "Writer", "ServerConfig"]
 
 log = logging.getLogger("euchre.server")
 
@@ -49,6 +50,14 @@ class Refusal(Exception):
         self.message = message
 
 
+class Unloaded(Refusal):
+    """The table object was dropped from memory (idle, or abandoned) while a caller held it: the
+    caller asks the hub for the table again, which replays it from the database."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the table was being put away; try again")
+
+
 @dataclass
 class ServerConfig:
     """Knobs of the server (``euchre serve`` options)."""
@@ -60,6 +69,33 @@ class ServerConfig:
     hint_time: float = 1.0
     """Seconds the hint search may take."""
     bot_threads: int = 2
+    connect_limit: float = 20.0
+    """New WebSocket connections a minute per client address (0: no limit). Above the peaks of
+    real use: four seat links in tabs of one home reconnecting together."""
+    connect_burst: int = 20
+    """Connections a client address may open at once before ``connect_limit`` applies."""
+    create_limit: float = 30.0
+    """Tables created or started a minute per client address (``POST /api/tables`` and
+    ``/api/tables/{id}/start``; 0: no limit)."""
+    create_burst: int = 10
+    """Tables a client address may create or start at once before ``create_limit`` applies."""
+    idle_unload: float = 600.0
+    """Seconds a table with no connection and nothing to do (no computer player's turn, no
+    stand-in timer) stays in memory (0: forever). It is replayed from the database when someone
+    comes back; only memory is freed, the game is never ended."""
+    waiting_expiry: float = 24 * 3600.0
+    """Seconds a table may wait to be started; after that it is ``abandoned`` (0: never)."""
+    sweep_interval: float = 60.0
+    """Seconds between two sweeps (unloading idle tables, abandoning expired waiting ones; 0: no
+    sweep runs by itself, :meth:`Hub.sweep` is called by hand)."""
+    sweep_batch: int = 200
+    """Expired waiting tables abandoned per sweep at most (the rest go in the next sweeps)."""
+
+    def abandoned(self) -> Refusal:
+        """The refusal every link of an abandoned table gets."""
+        hours = self.waiting_expiry / 3600
+        return Refusal("table_abandoned", f"this table was never started and expired (tables not started "
+                                          f"within {hours:g} hours are put away); open a new table")
 
 
 # --- group commit --------------------------------------------------------------------------------
@@ -191,6 +227,10 @@ class LiveTable:
         self._now = 0.0
         self._bot_task: asyncio.Task[None] | None = None
         self._away: dict[int, asyncio.Task[None]] = {}
+        self.unloaded = False
+        """Dropped from the hub (idle or abandoned): nobody may join or start this object any more."""
+        self.touched = time.monotonic()
+        """When something last happened here (an event, a connection coming or going)."""
         for ev in row.events:
             self._apply(ev)
 
@@ -228,6 +268,7 @@ class LiveTable:
         if ev.client_id is not None:
             self.acks[(ev.seat, ev.client_id)] = ev.seq
         self.version = ev.seq
+        self.touched = time.monotonic()
 
     async def _commit_event(self, kind: str, seat: int | None, payload: dict[str, Any],
                             client_id: str | None = None, extra: Sequence[Op] = ()) -> EventRow:
@@ -327,6 +368,8 @@ class LiveTable:
                 if reply is not None:
                     reply.push(_frame("ack", id=client_id, v=v))
                 return v
+            if self.status == "abandoned":
+                raise self.hub.config.abandoned()
             if self.status == "waiting" or self.game is None:
                 raise Refusal("not_started", "the game has not started yet")
             if self.status != "playing":
@@ -461,6 +504,10 @@ class LiveTable:
         a seat back from a stand-in bot, and send everyone the new presence. Everything happens
         under the lock, so a start cannot slip in between the check and the claim."""
         async with self.lock:
+            if self.status == "abandoned":
+                raise self.hub.config.abandoned()
+            if self.unloaded:
+                raise Unloaded()
             seat = conn.seat
             if seat is not None and self.seats[seat].kind == "bot":
                 # The table started (and gave this seat to a computer) after the token was checked.
@@ -489,11 +536,15 @@ class LiveTable:
                     await self.hub.writer.commit([Store.op_seat(self.id, s)])
                 if seat in self.standin and self.status == "playing":
                     await self._commit_event("bot_out", seat, {})
+                for other in self.seats:  # someone is back: the seats still empty may be stood in for
+                    if other.seat != seat:
+                        self._watch_away(other.seat)
             self.broadcast()
 
     async def leave(self, conn: Conn) -> None:
         async with self.lock:
             self.conns.discard(conn)
+            self.touched = time.monotonic()
             seat = conn.seat
             if seat is not None and not self.present(seat):
                 self._watch_away(seat)
@@ -503,7 +554,7 @@ class LiveTable:
         """A human seat with nobody: after ``away_timeout`` a computer player stands in (only when
         other people are at the table; a game against computer players just waits)."""
         if (self.status != "playing" or self.seats[seat].kind != "human" or seat in self.standin
-                or self.hub.config.away_timeout <= 0 or seat in self._away):
+                or self.hub.config.away_timeout <= 0 or seat in self._away or self.present(seat)):
             return
         if not any(s.kind == "human" and s.seat != seat for s in self.seats):
             return  # nobody else is waiting: the game simply waits for its one player
@@ -517,6 +568,8 @@ class LiveTable:
                 self._away.pop(seat, None)
                 if self.present(seat) or self.status != "playing" or seat in self.standin:
                     return
+                if not any(self.present(s.seat) for s in self.seats if s.kind == "human" and s.seat != seat):
+                    return  # everyone left: the game waits for them (the timer restarts when one returns)
                 await self._commit_event("bot_in", seat, {})
                 self.broadcast()
                 self._kick_bot()
@@ -526,6 +579,10 @@ class LiveTable:
     async def start(self, host_seat: int | None) -> None:
         """The host starts a waiting table: seats nobody claimed get computer players."""
         async with self.lock:
+            if self.status == "abandoned":
+                raise self.hub.config.abandoned()
+            if self.unloaded:
+                raise Unloaded()
             if host_seat is None or not self.seats[host_seat].host:
                 raise Refusal("forbidden", "only the host can start the table")
             if self.status != "waiting":
@@ -574,6 +631,21 @@ class LiveTable:
         return [{"action": str(e.action), "words": action_words(e.action, view), "points": round(e.points, 3)}
                 for e in sorted(evals, key=lambda e: -e.points)]
 
+    # --- memory ------------------------------------------------------------------------------------
+    def bot_due(self) -> bool:
+        """A computer player is to act (its turn is pending, whether or not it has started)."""
+        g = self.game
+        return self.status == "playing" and g is not None and not g.is_over and self.bot_plays(g.to_act)
+
+    def busy(self) -> bool:
+        """Something is going on that the table must stay in memory for: a connection, a computer
+        player's turn, a stand-in timer. (The lock is the caller's to check.)"""
+        if self.conns or self.bot_due():
+            return True
+        if self._bot_task is not None and not self._bot_task.done():
+            return True
+        return any(not t.done() for t in self._away.values())
+
     def close(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
@@ -593,29 +665,62 @@ class Hub:
         self.bot_threads = ThreadPoolExecutor(max_workers=self.config.bot_threads, thread_name_prefix="euchre-bot")
         self.closing = False
         self.broken: dict[str, str] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self.unloaded = 0
+        """Tables dropped from memory since the start (idle or abandoned)."""
+        self.abandoned = 0
+        """Waiting tables marked ``abandoned`` since the start."""
 
     async def start(self) -> None:
-        """Replay every unfinished table from the database and set its bots going again."""
+        """Replay the unfinished tables from the database, set their bots going again, and start
+        the sweep.
+
+        Only tables active within ``idle_unload`` seconds are replayed (all of them when it is 0):
+        the others would have been put away by now had the server kept running, and a database
+        of months of games must not all be replayed at each start. They are replayed, with any
+        computer player's pending turn, when someone opens one of their links (:meth:`get`).
+        """
         self.writer.start()
         loop = asyncio.get_running_loop()
-        rows = await loop.run_in_executor(None, self.store.load_tables)
+        since = time.time() - self.config.idle_unload if self.config.idle_unload > 0 else None
+        rows = await loop.run_in_executor(None, self.store.load_tables, ("waiting", "playing"), since)
         for row in rows:
-            try:
-                table = LiveTable(row, self)
-            except Exception as e:  # noqa: BLE001 - a corrupt table must not stop the others
-                log.error("table %s cannot be replayed: %s", row.id, e)
-                self.broken[row.id] = str(e)
-                continue
-            self.tables[row.id] = table
-        for table in self.tables.values():
-            for s in table.seats:
-                table._watch_away(s.seat)
-            table._kick_bot()
+            table = self._replay(row)
+            if table is not None:
+                self.tables[row.id] = table
+        for table in list(self.tables.values()):
+            self._resume(table)
         if rows:
             log.info("resumed %d tables", len(self.tables))
+        if self.config.sweep_interval > 0 and (self.config.idle_unload > 0 or self.config.waiting_expiry > 0):
+            self._sweeper = loop.create_task(self._sweep_forever())
+
+    def _replay(self, row: TableRow) -> LiveTable | None:
+        """The table replayed from its events, or ``None`` (logged, and remembered as broken)."""
+        try:
+            return LiveTable(row, self)
+        except Exception as e:  # noqa: BLE001 - a corrupt table must not stop the others
+            log.error("table %s cannot be replayed: %s", row.id, e)
+            self.broken[row.id] = str(e)
+            return None
+
+    def _resume(self, table: LiveTable) -> None:
+        """What a replayed table does by itself: stand-in timers for absent people, and the
+        pending turn of a computer player."""
+        if self.closing:
+            return
+        for s in table.seats:
+            table._watch_away(s.seat)
+        table._kick_bot()
 
     async def stop(self) -> None:
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            try:
+                await self._sweeper
+            except asyncio.CancelledError:
+                pass
         for t in self.tables.values():
             t.close()
         await self.writer.stop()
@@ -669,8 +774,9 @@ class Hub:
         return True
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """A live table, or a finished one replayed from the database (for spectators and
-        players who come back to look)."""
+        """The table, from memory, or else replayed from the database exactly as at a restart
+        (a table put away while idle, a finished or abandoned one, one not loaded at the start):
+        a computer player whose turn it is acts, stand-in timers run again."""
         table = self.tables.get(table_id)
         if table is not None or table_id in self.broken:
             return table
@@ -681,9 +787,73 @@ class Hub:
             return None
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
-            table = LiveTable(row, self)
+            table = self._replay(row)
+            if table is None:
+                return None
             self.tables[table_id] = table
+            self._resume(table)
         return table
 
+    # --- the sweep -----------------------------------------------------------------------------------
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_interval)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.exception("the sweep failed")
+
+    async def sweep(self) -> None:
+        """Put idle tables away and abandon waiting tables past their expiry. Cheap: one pass
+        over the tables in memory and one indexed query; a table whose lock is held (an action,
+        a join, a start in progress) is left for the next sweep."""
+        if self.config.waiting_expiry > 0:
+            await self._expire_waiting()
+        if self.config.idle_unload > 0:
+            now_m = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.lock.locked():
+                    continue
+                if table.busy():
+                    if table.bot_due():
+                        table._kick_bot()  # a no-op unless its turn was somehow not started
+                    continue
+                if now_m - table.touched >= self.config.idle_unload:
+                    async with table.lock:  # free: taken at once, unless a waiter is just waking
+                        if not (table.busy() or table.unloaded
+                                or time.monotonic() - table.touched < self.config.idle_unload):
+                            self._drop(table)
+
+    def _drop(self, table: LiveTable) -> None:
+        """Forget the table (with its lock held): the database has all of it."""
+        table.unloaded = True
+        table.close()
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self.unloaded += 1
+
+    async def _expire_waiting(self) -> None:
+        """Mark ``abandoned`` the tables still waiting ``waiting_expiry`` seconds after they were
+        opened, unless someone is connected to one (a host still in its lobby)."""
+        cutoff = now() - dt.timedelta(seconds=self.config.waiting_expiry)
+        loop = asyncio.get_running_loop()
+        ids = await loop.run_in_executor(None, self.store.expired_waiting, cutoff, self.config.sweep_batch)
+        for table_id in ids:
+            table = await self.get(table_id)
+            if table is None or table.conns or table.lock.locked():
+                continue
+            async with table.lock:
+                if table.status != "waiting" or table.conns or table.unloaded:
+                    continue
+                if not await self.durable([Store.op_abandon(table.id)]):
+                    continue
+                table.status = "abandoned"
+                self.abandoned += 1
+                self._drop(table)
+            log.info("table %s was never started: abandoned", table_id)
+
     def stats(self) -> dict[str, Any]:
-        return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits}
+        return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits,
+                "unloaded": self.unloaded, "abandoned": self.abandoned}

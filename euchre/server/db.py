@@ -65,6 +65,8 @@ tables = Table(
     Column("level", String(16), nullable=False),
     Column("mode", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
+    # waiting | playing | over | abandoned (never started within the expiry): plain text, no
+    # constraint, so a new status needs no migration.
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("scores", JSON, nullable=True),
     Column("winners", JSON, nullable=True),
@@ -289,6 +291,15 @@ class Store:
         return op
 
     @staticmethod
+    def op_abandon(table_id: str) -> Op:
+        """A waiting table becomes ``abandoned`` (only if it is still waiting: a start that got
+        there first wins)."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(tables).where(tables.c.id == table_id, tables.c.status == "waiting")
+                         .values(status="abandoned"))
+        return op
+
+    @staticmethod
     def op_finish(table_id: str, scores: Sequence[int], winners: Sequence[int], record: str,
                   rows: Sequence[dict[str, Any]]) -> Op:
         def op(conn: Connection) -> None:
@@ -305,12 +316,29 @@ class Store:
         return op
 
     # --- reads ----------------------------------------------------------------------------------
-    def load_tables(self, statuses: Sequence[str] = ("waiting", "playing")) -> list[TableRow]:
-        """Every table in one of ``statuses`` with its seats and events, for replay at start."""
+    def load_tables(self, statuses: Sequence[str] = ("waiting", "playing"),
+                    active_since: float | None = None) -> list[TableRow]:
+        """Every table in one of ``statuses`` with its seats and events, for replay at start;
+        with ``active_since`` (a Unix time), only those with an event since then, or opened since
+        then."""
+        q = select(tables).where(tables.c.status.in_(statuses))
+        if active_since is not None:
+            # The time of each table's last event: one index seek on the primary key per table.
+            last = (select(events.c.at).where(events.c.table_id == tables.c.id).order_by(events.c.seq.desc())
+                    .limit(1).scalar_subquery())
+            opened = dt.datetime.fromtimestamp(active_since, dt.UTC)
+            q = q.where((last >= active_since) | (tables.c.created_at >= opened))
         with self.reader.connect() as conn:
-            rows = conn.execute(select(tables).where(tables.c.status.in_(statuses))).mappings().all()
+            rows = conn.execute(q).mappings().all()
             out = [self._table(conn, r) for r in rows]
         return out
+
+    def expired_waiting(self, opened_before: dt.datetime, limit: int = 200) -> list[str]:
+        """Ids of tables still waiting that were opened before ``opened_before``, oldest first."""
+        q = (select(tables.c.id).where(tables.c.status == "waiting", tables.c.created_at < opened_before)
+             .order_by(tables.c.created_at).limit(limit))
+        with self.reader.connect() as conn:
+            return [r[0] for r in conn.execute(q)]
 
     def load_table(self, table_id: str, *, with_events: bool = True) -> TableRow | None:
         with self.reader.connect() as conn:

@@ -510,7 +510,13 @@
       pump();
       return;
     }
-    if (!S.welcomed && (m.code === "not_found" || m.code === "forbidden")) {
+    if (m.code === "too_many_connections") {
+      // The server closes this socket next; wait a few seconds before the next try, not 0.5.
+      S.attempt = Math.max(S.attempt, 3);
+      toast(msg);
+      return;
+    }
+    if (!S.welcomed && (m.code === "not_found" || m.code === "forbidden" || m.code === "table_abandoned")) {
       S.stopped = true;
       dropSocket();
       clearTimeout(S.reconnectTimer);
@@ -519,6 +525,9 @@
       if (m.code === "not_found") {
         st.textContent = "This table does not exist. ";
         st.append(el("a", { href: "/", text: "Start a new game" }));
+      } else if (m.code === "table_abandoned") {
+        st.textContent = "This table was never started and has expired. ";
+        st.append(el("a", { href: "/", text: "Open a new table" }));
       } else {
         st.textContent = "This link cannot join the table: " + msg + ". ";
         st.append(el("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch as a spectator" }));
