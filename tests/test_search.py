@@ -268,14 +268,30 @@ def test_orders_up_alone_with_the_five_best_trumps() -> None:
     state = top_five()
     view = PlayerView.of(state, 1)
     assert view.legal_actions == (PASS, ORDER, ORDER_ALONE)
-    evaluations = tiny(seed=3).evaluate(view)
+    evaluations = tiny(seed=3, bid_samples=8).evaluate(view)
     by = points(evaluations)
     # Seat 1 leads (left of the dealer) and wins every trick whatever the others hold.
     assert by["order alone"] == 4.0 and by["order"] == 2.0
-    assert by["pass"] < by["order alone"]  # at most a euchre of somebody else's bid
+    # Passing: a euchre of somebody else's bid, or the seat's own call in round 2, which marches
+    # only on some deals (diamonds alone, with both bowers and the top hearts).
+    assert by["pass"] < by["order alone"]
     assert evaluations[0].action == ORDER_ALONE
     assert evaluations[0].utility > next(e.utility for e in evaluations if e.action == PASS)
-    assert tiny(seed=3).choose(view) == ORDER_ALONE
+    assert tiny(seed=3, bid_samples=8).choose(view) == ORDER_ALONE
+
+
+def test_passing_counts_the_seats_own_round_two_call() -> None:
+    """After a pass, the rollout's round 2 reaches the seat again. Its call there is the one best
+    over all the samples (as the bot will then choose, not knowing the deal), with the same
+    margins as a call now. With the heuristic player standing in for it instead, passing is
+    worth less: the heuristic player does not call diamonds alone with this hand."""
+    view = PlayerView.of(top_five(), 1)
+    own = points(tiny(seed=3, bid_samples=8).evaluate(view, actions=[PASS]))["pass"]
+    stand_in = points(tiny(seed=3, bid_samples=8, own_bids=False).evaluate(view, actions=[PASS]))["pass"]
+    assert own > stand_in + 0.5
+    # Every sample that reaches round 2 takes the same call, so the value is an average of one
+    # choice's outcomes: with 8 samples, a multiple of 1/8 between a euchre (-2) and a march (4).
+    assert -2 <= own <= 4 and (own * 8) == round(own * 8)
 
 
 @pytest.mark.parametrize(
