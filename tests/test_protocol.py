@@ -324,6 +324,26 @@ def test_broken_bots_raise_precise_errors(code: str, reason: str, words: str) ->
     assert not bot.running and bot.pid is None  # stopped and reaped
 
 
+def test_a_bot_that_stops_reading_cannot_hang_the_caller() -> None:
+    """Its input pipe fills up (about 64 KB) and a write would block: writes happen on the bot's
+    own thread, so the decision still times out and stopping the program still returns."""
+    view = first_view()
+    bot = ExternalBot(script("import time\ntime.sleep(30)"), timeout=0.5)
+    bot.start()
+    process = bot._process
+    assert process is not None
+    t0 = time.monotonic()
+    for _ in range(100):  # far more than the pipe holds
+        process.send({"type": "noise", "padding": "x" * 4096})
+    assert time.monotonic() - t0 < 1  # queued, not written by the caller
+    with pytest.raises(BotProtocolError) as info:
+        bot.choose(view)
+    assert info.value.reason == "timeout"
+    assert time.monotonic() - t0 < 5
+    assert not bot.running and bot.pid is None
+    assert not process.writer.is_alive()  # the blocked write ended with the program
+
+
 def test_bot_dying_mid_game_and_restart_after_an_error() -> None:
     code = ("import sys\nn = 0\nfor line in sys.stdin:\n    if '\"act\"' in line:\n"
             "        n += 1\n        if n == 2: sys.exit(0)\n        print('pass', flush=True)\n")

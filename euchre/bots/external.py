@@ -53,6 +53,28 @@ def _pump(stream: IO[str], sink: queue.Queue[str | None]) -> None:
         sink.put(None)
 
 
+def _feed(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
+    """Write queued lines to the program's input until ``None``, then close it (a thread).
+
+    Writing happens here, not in the caller, so a program that stops reading (its input pipe
+    full) can block only this thread: the caller's wait for an answer keeps its timeout, and
+    stopping the program ends the blocked write with a broken pipe."""
+    try:
+        while True:
+            line = outbox.get()
+            if line is None:
+                break
+            stream.write(line)
+            stream.flush()
+    except (OSError, ValueError):
+        pass
+    finally:
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
+
+
 def _keep_tail(stream: IO[str], tail: collections.deque[str]) -> None:
     """Keep the last lines of the program's standard error (a thread)."""
     try:
@@ -77,22 +99,27 @@ class _Process:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         assert self.popen.stdout is not None and self.popen.stderr is not None
+        assert self.popen.stdin is not None
+        self.outbox: queue.Queue[str | None] = queue.Queue()
+        self.writer = threading.Thread(target=_feed, args=(self.popen.stdin, self.outbox), daemon=True)
         self.threads = [
             threading.Thread(target=_pump, args=(self.popen.stdout, self.lines), daemon=True),
             threading.Thread(target=_keep_tail, args=(self.popen.stderr, self.stderr), daemon=True),
+            self.writer,
         ]
         for t in self.threads:
             t.start()
         self.game_open = False
         self.eof = False
         self.stopped = False
+        self.input_closed = False
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one message line; ``OSError`` (broken pipe) if the program is gone."""
-        stdin = self.popen.stdin
-        assert stdin is not None
-        stdin.write(encode(message) + "\n")
-        stdin.flush()
+        """Queue one message line for the writer thread (never blocks); ``OSError`` if the
+        program's input is already closed (it exited, or it is being stopped)."""
+        if self.input_closed or not self.writer.is_alive():
+            raise BrokenPipeError("the program's input is closed")
+        self.outbox.put(encode(message) + "\n")
 
     def read(self, timeout: float) -> str | None:
         """The next non-blank line, ``None`` at end of output; ``queue.Empty`` on timeout."""
@@ -135,11 +162,8 @@ class _Process:
             except (OSError, ValueError):
                 pass
         self.game_open = False
-        try:
-            if p.stdin is not None:
-                p.stdin.close()
-        except (OSError, ValueError):
-            pass
+        self.input_closed = True
+        self.outbox.put(None)  # the writer closes the input after the last line
         try:
             p.wait(timeout=grace)
         except subprocess.TimeoutExpired:
