@@ -173,7 +173,7 @@ def test_cli_table_with_rule_switches(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["arena", "nobody", "random"], "argument A: unknown bot 'nobody'; known bots: heuristic"),
+        (["arena", "nobody", "random"], "argument A: unknown bot 'nobody'; known bots: "),
         (["arena", "random", "nobody"], "argument B: unknown bot 'nobody'"),
         (["arena", "random", "random", "--deals", "0"], "--deals: must be at least 1"),
         (["arena", "random", "random", "--jobs", "0"], "--jobs: must be at least 1"),
@@ -186,4 +186,7 @@ def test_cli_bad_input_exits_2(argv: list[str], fragment: str, capsys: pytest.Ca
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2
-    assert fragment in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert fragment in err
+    if "known bots" in fragment:  # other tests may register bots of their own: only ours are sure
+        assert "heuristic" in err and "search" in err
