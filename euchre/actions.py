@@ -97,6 +97,9 @@ class Action(int):
         return self < _DISCARD
 
     def __str__(self) -> str:
+        return _TEXT[self]
+
+    def _text(self) -> str:
         k = self.kind
         if k is Kind.PASS:
             return "pass"
@@ -177,6 +180,10 @@ class Action(int):
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
             "discard 9c, play Jh or defend alone)"
         )
+
+
+_TEXT: tuple[str, ...] = tuple(Action(code)._text() for code in range(NUM_ACTIONS))
+"""The text form of every action code (``str(action)`` is on every record, view and frame)."""
 
 
 ACTIONS: tuple[Action, ...] = tuple(Action(i) for i in range(NUM_ACTIONS))

@@ -8,6 +8,7 @@ follows, how strong it is in a trick) is answered here and only here, from preco
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 
@@ -275,6 +276,7 @@ def trick_winner_index(cards: Sequence[int], trump: int) -> int:
 _PLAIN_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 
 
+@functools.cache
 def suit_display_order(trump: int | None) -> tuple[int, ...]:
     """Order of suits for showing a hand (rules section 10)."""
     if trump is None:
