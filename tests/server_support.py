@@ -218,3 +218,66 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+@dataclasses.dataclass
+class Live:
+    """A server running in this process (:func:`serve`): its database URL, base address and an
+    HTTP client, with the requests the tests make most."""
+
+    url: str
+    base: str
+    http: Any
+
+    def ws(self, table_id: str) -> str:
+        return self.base.replace("http://", "ws://") + f"/ws/{table_id}"
+
+    def post_table(self, headers: dict[str, str] | None = None, **body: Any) -> Any:
+        """``POST /api/tables`` (level ``easy`` unless given): the response, whatever it is."""
+        return self.http.post("/api/tables", json={"level": "easy", **body}, headers=headers)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        """A new table (201 asserted): its id, token and links."""
+        r = self.post_table(**body)
+        assert r.status_code == 201, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def start(self, table_id: str, token: str | None) -> Any:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        return self.http.post(f"/api/tables/{table_id}/start", headers=headers)
+
+    def info(self, table_id: str) -> dict[str, Any]:
+        r = self.http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 200, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def version(self, table_id: str) -> int:
+        return int(self.info(table_id)["version"])
+
+    def health(self) -> dict[str, Any]:
+        r = self.http.get("/healthz")
+        assert r.status_code == 200
+        out: dict[str, Any] = r.json()
+        return out
+
+    def store(self) -> Any:
+        from euchre.server.db import Store
+
+        return Store(self.url, migrate=False)
+
+
+@contextmanager
+def serve(url: str, *, limits: bool = False, clock: Callable[[], float] | None = None,
+          **config: Any) -> Iterator[Live]:
+    """``create_app(url)`` served in this process (no bot delay, short hints) until the block
+    ends; the per-address limits only with ``limits``."""
+    import httpx
+
+    from euchre.server.core import ServerConfig
+
+    cfg = ServerConfig(**{"bot_delay": 0.0, "hint_time": 0.05, **config})
+    with in_process_server(url, cfg, limits=limits, clock=clock) as base, \
+            httpx.Client(base_url=base, timeout=10) as http:
+        yield Live(url, base, http)

@@ -18,14 +18,13 @@ import re
 import time
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
-from server_support import DATABASES, Client, fresh_database, in_process_server, running_server
+from server_support import DATABASES, Client, Live, fresh_database, running_server, serve
 
 from euchre import egn, notation
 from euchre.actions import Action
@@ -34,7 +33,6 @@ from euchre.describe import action_words
 from euchre.protocol import view_from_dict
 from euchre.rules import PRESETS, Rules
 from euchre.server import app as app_module
-from euchre.server.core import ServerConfig
 from euchre.server.db import Store
 from euchre.server.messages import MAX_FRAME
 
@@ -43,43 +41,6 @@ ID_RE = re.compile(r"^[A-Za-z0-9_-]{12,24}$")
 
 
 # --- an in-process server ---------------------------------------------------------------------------
-@dataclass
-class Live:
-    """A server running in this process: its database URL, base address and an HTTP client."""
-
-    url: str
-    base: str
-    http: httpx.Client
-
-    def ws(self, table_id: str) -> str:
-        return self.base.replace("http://", "ws://") + f"/ws/{table_id}"
-
-    def info(self, table_id: str) -> dict[str, Any]:
-        r = self.http.get(f"/api/tables/{table_id}")
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def version(self, table_id: str) -> int:
-        return int(self.info(table_id)["version"])
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        r = self.http.post("/api/tables", json={"level": "easy", **body})
-        assert r.status_code == 201, r.text
-        return r.json()
-
-    def start(self, table_id: str, token: str | None) -> httpx.Response:
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        return self.http.post(f"/api/tables/{table_id}/start", headers=headers)
-
-
-@contextmanager
-def serve(url: str, **config: Any) -> Iterator[Live]:
-    """``create_app(url)`` served by uvicorn on a free port until the block ends."""
-    cfg = ServerConfig(**{"bot_delay": 0.0, "hint_time": 0.05, **config})
-    with in_process_server(url, cfg) as base, httpx.Client(base_url=base, timeout=10) as http:
-        yield Live(url, base, http)
-
-
 @contextmanager
 def live(db: str, tmp_path: Path, **config: Any) -> Iterator[Live]:
     """A fresh database of kind ``db`` and a server on it."""

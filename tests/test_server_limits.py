@@ -19,16 +19,14 @@ import json
 import random
 import re
 import time
-from collections.abc import Awaitable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
-from server_support import DATABASES, Client, fresh_database, in_process_server, running_server
+from server_support import DATABASES, Client, Live, fresh_database, running_server, serve
 
 from euchre.cli import main
 from euchre.server.app import RateLimiter, client_key
@@ -44,48 +42,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.t
-
-
-@dataclass
-class Live:
-    """A server in this process: its database URL, base address and an HTTP client."""
-
-    url: str
-    base: str
-    http: httpx.Client
-
-    def ws(self, table_id: str) -> str:
-        return self.base.replace("http://", "ws://") + f"/ws/{table_id}"
-
-    def create(self, headers: dict[str, str] | None = None, **body: Any) -> httpx.Response:
-        return self.http.post("/api/tables", json={"level": "easy", **body}, headers=headers)
-
-    def created(self, **body: Any) -> dict[str, Any]:
-        r = self.create(**body)
-        assert r.status_code == 201, r.text
-        return r.json()
-
-    def info(self, table_id: str) -> dict[str, Any]:
-        r = self.http.get(f"/api/tables/{table_id}")
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def health(self) -> dict[str, Any]:
-        r = self.http.get("/healthz")
-        assert r.status_code == 200
-        return r.json()
-
-    def store(self) -> Store:
-        return Store(self.url, migrate=False)
-
-
-@contextmanager
-def serve(url: str, *, limits: bool = False, clock: FakeClock | None = None, **config: Any) -> Iterator[Live]:
-    """``create_app(url)`` served in this process; the per-address limits only with ``limits``."""
-    cfg = ServerConfig(**{"bot_delay": 0.0, "hint_time": 0.05, **config})
-    with in_process_server(url, cfg, limits=limits, clock=clock) as base, \
-            httpx.Client(base_url=base, timeout=10) as http:
-        yield Live(url, base, http)
 
 
 def run(coro: Awaitable[Any], timeout: float = 60.0) -> Any:
@@ -203,7 +159,7 @@ def test_client_key(host: str | None, key: str) -> None:
 def test_connect_limit_refuses_the_21st_connect(db: str, tmp_path: Path) -> None:
     clock = FakeClock()
     with serve(fresh_database(db, tmp_path), limits=True, clock=clock) as srv:
-        d = srv.created(mode="friends", name="Host")
+        d = srv.create(mode="friends", name="Host")
         table_id, tokens = d["id"], tokens_of(d)
         before = srv.info(table_id)
 
@@ -245,7 +201,7 @@ def test_connect_limit_refuses_the_21st_connect(db: str, tmp_path: Path) -> None
 @pytest.mark.parametrize("db", DATABASES)
 def test_connect_limit_zero_is_no_limit(db: str, tmp_path: Path) -> None:
     with serve(fresh_database(db, tmp_path), limits=True, clock=FakeClock(), connect_limit=0) as srv:
-        d = srv.created(mode="friends")
+        d = srv.create(mode="friends")
 
         async def scenario() -> None:
             for _ in range(40):
@@ -282,15 +238,15 @@ def test_real_server_connect_limit_option(db: str, tmp_path: Path) -> None:
 def test_create_limit_answers_429_and_creates_nothing(db: str, tmp_path: Path) -> None:
     clock = FakeClock()
     with serve(fresh_database(db, tmp_path), limits=True, clock=clock) as srv:
-        friends = [srv.created(mode="friends") for _ in range(5)]
+        friends = [srv.create(mode="friends") for _ in range(5)]
         for _ in range(5):
-            srv.created(mode="bots")
+            srv.create(mode="bots")
         assert table_count(srv) == 10
-        r = srv.create(mode="bots")
+        r = srv.post_table(mode="bots")
         body = check_error(r, 429, "too_many_tables")
         assert r.headers["retry-after"] == "2"  # 30 a minute: one every 2 seconds
         assert "try again in 2 seconds" in body["message"]
-        check_error(srv.create(mode="friends", preset="nonesuch"), 429, "too_many_tables")  # before anything else
+        check_error(srv.post_table(mode="friends", preset="nonesuch"), 429, "too_many_tables")  # before anything else
         assert table_count(srv) == 10
         # Starting a table counts too, and starts nothing.
         r = srv.http.post(f"/api/tables/{friends[0]['id']}/start",
@@ -301,7 +257,7 @@ def test_create_limit_answers_429_and_creates_nothing(db: str, tmp_path: Path) -
         assert stored_status(srv, friends[0]["id"]) == ("waiting", 0)
         # Reading is not limited; another address is not affected.
         assert srv.http.get("/api/games").status_code == 200
-        r = srv.create(mode="friends", headers={"X-Forwarded-For": "203.0.113.9"})
+        r = srv.post_table(mode="friends", headers={"X-Forwarded-For": "203.0.113.9"})
         assert r.status_code == 201, r.text
         assert table_count(srv) == 11
         # Two seconds later, one more.
@@ -309,7 +265,7 @@ def test_create_limit_answers_429_and_creates_nothing(db: str, tmp_path: Path) -
         r = srv.http.post(f"/api/tables/{friends[0]['id']}/start",
                           headers={"Authorization": f"Bearer {friends[0]['token']}"})
         assert r.status_code == 200 and r.json()["status"] == "playing"
-        check_error(srv.create(mode="bots"), 429, "too_many_tables")
+        check_error(srv.post_table(mode="bots"), 429, "too_many_tables")
         assert table_count(srv) == 11
 
 
@@ -317,7 +273,7 @@ def test_create_limit_answers_429_and_creates_nothing(db: str, tmp_path: Path) -
 def test_create_limit_zero_is_no_limit(db: str, tmp_path: Path) -> None:
     with serve(fresh_database(db, tmp_path), limits=True, clock=FakeClock(), create_limit=0) as srv:
         for _ in range(25):
-            srv.created(mode="friends")
+            srv.create(mode="friends")
         assert table_count(srv) == 25
 
 
@@ -365,7 +321,7 @@ def test_an_idle_table_is_put_away_and_comes_back(db: str, tmp_path: Path) -> No
     """A game against computer players, its person gone: put away after ``idle_unload`` (never
     while connected); the link brings it back with the same view, and the game goes on."""
     with serve(fresh_database(db, tmp_path), idle_unload=0.3, sweep_interval=0.05) as srv:
-        d = srv.created(mode="bots", name="Solo")
+        d = srv.create(mode="bots", name="Solo")
         table_id = d["id"]
 
         async def scenario() -> None:
@@ -398,7 +354,7 @@ def test_a_socket_opened_before_the_table_was_put_away(db: str, tmp_path: Path) 
     """The socket looked the table up when it opened; the table is put away before its hello:
     the hello still joins (the table is replayed afresh), and the start works."""
     with serve(fresh_database(db, tmp_path), idle_unload=0.2, sweep_interval=0.05) as srv:
-        d = srv.created(mode="friends", name="Host")
+        d = srv.create(mode="friends", name="Host")
 
         async def scenario() -> None:
             raw = Client(await websockets.connect(srv.ws(d["id"])))
@@ -439,7 +395,7 @@ def test_a_pending_computer_turn_keeps_the_table(db: str, tmp_path: Path) -> Non
     """The person acts and leaves at once: the computer players' turns are pending, so the table
     stays until they have played (up to the person's turn), and only then is put away."""
     with serve(fresh_database(db, tmp_path), bot_delay=1.0, idle_unload=0.2, sweep_interval=0.05) as srv:
-        d = srv.created(mode="bots", name="Solo")
+        d = srv.create(mode="bots", name="Solo")
         table_id = d["id"]
 
         async def scenario() -> None:
@@ -470,7 +426,7 @@ def test_a_pending_computer_turn_resumes_when_the_link_is_opened(db: str, tmp_pa
 
         async def first() -> tuple[str, str]:
             for _ in range(60):  # a table where the person bids first (one in four)
-                d = srv.created(mode="bots", name="Solo")
+                d = srv.create(mode="bots", name="Solo")
                 c = await join(srv.ws(d["id"]), d["token"])
                 if c.state["view"]["to_act"] == 0:  # type: ignore[index]
                     await c.send({"t": "act", "id": "p1", "action": "pass", "v": 1})
@@ -501,12 +457,12 @@ def test_a_pending_computer_turn_resumes_when_the_link_is_opened(db: str, tmp_pa
 def test_a_table_never_started_is_abandoned(db: str, tmp_path: Path) -> None:
     url = fresh_database(db, tmp_path)
     with serve(url, waiting_expiry=0.5, sweep_interval=0.05) as srv:
-        lonely = srv.created(mode="friends", name="Lonely")
-        lobby = srv.created(mode="friends", name="Lobby")
-        started = srv.created(mode="friends", name="Started")
+        lonely = srv.create(mode="friends", name="Lonely")
+        lobby = srv.create(mode="friends", name="Lobby")
+        started = srv.create(mode="friends", name="Started")
         assert srv.http.post(f"/api/tables/{started['id']}/start",
                              headers={"Authorization": f"Bearer {started['token']}"}).status_code == 200
-        bots = srv.created(mode="bots", name="Bots")
+        bots = srv.create(mode="bots", name="Bots")
 
         def gone(table_id: str) -> bool:
             return srv.http.get(f"/api/tables/{table_id}").status_code == 410
