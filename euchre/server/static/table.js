@@ -610,7 +610,7 @@
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
     const view = d && d.view;
     for (const h of S.hints.items) {
-      const li = el("li");
+      const li = el("li", { dataset: { hintAction: String(h.action || "") } });
       li.append(el("span", { class: "act" }, ...actionLabelNodes(String(h.action || ""), view)));
       const p = Number(h.points);
       li.append(el("span", { class: "pts " + (p > 0 ? "pos" : p < 0 ? "neg" : ""), text: fmtPoints(h.points), title: "expected points" }));
