@@ -32,7 +32,18 @@ from euchre.errors import EuchreError
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, Unloaded, _frame
 from euchre.server.db import Store
-from euchre.server.messages import MAX_FRAME, Act, Chat, Hello, Hint, Ping, Start, clean_text, parse_frame
+from euchre.server.messages import (
+    MAX_FRAME,
+    Act,
+    Chat,
+    Hello,
+    Hint,
+    Ping,
+    PlayerId,
+    Start,
+    clean_text,
+    parse_frame,
+)
 
 __all__ = ["create_app", "TokenBucket", "RateLimiter", "client_key"]
 
@@ -142,6 +153,8 @@ class CreateTable(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     level: str = DEFAULT_LEVEL
     name: Annotated[str, Field(max_length=24)] = "You"
+    player: PlayerId | None = None
+    """The host's player id (see :data:`~euchre.server.messages.PlayerId`), kept on seat 0."""
 
 
 def _origin_ok(origin: str, host: str | None, allowed: set[str]) -> bool:
@@ -266,7 +279,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         try:
             table, tokens = await hub_of(request).create(
                 mode=body.mode, rules=rules, preset=Rules.resolve_preset(body.preset), level=body.level.lower(),
-                name=name)
+                name=name, player=body.player)
         except Refusal as e:
             raise ApiError(400, e.code, e.message) from None
         links = [{"seat": s, "token": t, "url": f"/table/{table.id}#token={t}"} for s, t in tokens]
@@ -518,7 +531,7 @@ class _Session:
             self.conn.seat = seat
             self.conn.host = seat is not None and table.seats[seat].host
             try:
-                await table.join(self.conn, name or None)
+                await table.join(self.conn, name or None, frame.player if seat is not None else None)
             except Unloaded:
                 # Put away (idle) since this socket opened: the hub replays it afresh.
                 fresh = await self.hub.get(self.table_id)

@@ -429,7 +429,9 @@ class LiveTable:
         rows = []
         for s in self.seats:
             side = r.side_of(s.seat)
-            row: dict[str, Any] = {"seat": s.seat, "name": s.name, "kind": "bot" if s.kind == "bot" else "human",
+            bot = s.kind == "bot"
+            row: dict[str, Any] = {"seat": s.seat, "name": s.name, "kind": "bot" if bot else "human",
+                   "player": None if bot else s.player,
                    "won": side in game.winners, "hands": 0,
                    "points_for": game.scores[side] - game.initial_scores[side],
                    "points_against": sum(game.scores) - game.scores[side]
@@ -502,10 +504,14 @@ class LiveTable:
                 self._kick_bot()
 
     # --- seats and presence ----------------------------------------------------------------------
-    async def join(self, conn: Conn, name: str | None) -> None:
+    async def join(self, conn: Conn, name: str | None, player: str | None = None) -> None:
         """A connection arrives (its token already checked): welcome it, claim an open seat, take
         a seat back from a stand-in bot, and send everyone the new presence. Everything happens
-        under the lock, so a start cannot slip in between the check and the claim."""
+        under the lock, so a start cannot slip in between the check and the claim.
+
+        ``player`` (a seat's connection only) is recorded on a seat that has no player id yet and
+        never replaces one: the token is the seat's credential, the id only groups statistics, so
+        whoever first claimed the seat keeps its games."""
         async with self.lock:
             if self.status == "abandoned":
                 raise self.hub.config.abandoned()
@@ -534,6 +540,9 @@ class LiveTable:
                     changed = True
                 if name and name != s.name:
                     s.name = name
+                    changed = True
+                if player and s.player is None:
+                    s.player = player
                     changed = True
                 if changed:
                     await self.hub.writer.commit([Store.op_seat(self.id, s)])
@@ -730,9 +739,10 @@ class Hub:
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     async def create(self, *, mode: str, rules: Rules, preset: str | None, level: str, name: str,
-                     seed: int | None = None) -> tuple[LiveTable, list[tuple[int, str]]]:
-        """A new table; the creator (the host) sits at seat 0. Returns the table and one
-        ``(seat, token)`` per human seat (the only time a token exists in clear)."""
+                     seed: int | None = None, player: str | None = None) -> tuple[LiveTable, list[tuple[int, str]]]:
+        """A new table; the creator (the host) sits at seat 0, with ``player`` (their browser's
+        player id, if any) recorded on it. Returns the table and one ``(seat, token)`` per human
+        seat (the only time a token exists in clear)."""
         if mode not in ("bots", "friends"):
             raise Refusal("malformed", f"mode must be 'bots' or 'friends', not {mode!r}")
         if level not in LEVELS:
@@ -747,7 +757,8 @@ class Hub:
                 tokens.append((s, token))
                 kind = "human" if s == 0 else "open"
                 nm = name if s == 0 else f"Player {s + 1}"
-                seat_rows.append(SeatRow(s, nm, kind, token_hash(token), host=s == 0))
+                seat_rows.append(SeatRow(s, nm, kind, token_hash(token), host=s == 0,
+                                         player=player if s == 0 else None))
             else:
                 seat_rows.append(SeatRow(s, bot_name(level, s), "bot", None))
         game = Game(rules, seed=seed)

@@ -4,8 +4,9 @@
 The ``events`` table is the truth: a table's game is the replay of its events through the engine,
 so nothing else (no snapshot, no cache) has to be kept consistent with it. ``tables`` holds what a
 table is (rules, the secret seed, status) and, once over, the result and the record; ``seats``
-holds names and the SHA-256 of each seat's token (never the token); ``results`` holds one row per
-seat of each finished game for the statistics page.
+holds names, the SHA-256 of each seat's token (never the token) and the player id of the browser
+that holds it; ``results`` holds one row per seat of each finished game for the statistics page,
+with the seat's player id copied in, so the statistics read one table.
 
 SQLite is the default (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``: a committed transaction is
 on disk); PostgreSQL is used when the URL names it. The schema is created and upgraded by Alembic
@@ -50,7 +51,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-__all__ = ["Store", "TableRow", "SeatRow", "EventRow", "token_hash", "metadata", "sqlite_url"]
+__all__ = ["Store", "TableRow", "SeatRow", "EventRow", "token_hash", "player_key", "metadata", "sqlite_url"]
 
 metadata = MetaData()
 
@@ -81,6 +82,9 @@ seats = Table(
     Column("kind", String(8), nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False, default=False),
+    Column("player", String(64), nullable=True),
+    # The browser's player id (statistics only; never sent back): set when the seat is created or
+    # first claimed, never replaced. NULL for bots, old rows and clients that send none.
 )
 
 events = Table(
@@ -122,6 +126,7 @@ results = Table(
     Column("euchres", Integer, nullable=False),
     Column("loners", Integer, nullable=False),
     Column("loner_marches", Integer, nullable=False),
+    Column("player", String(64), nullable=True, index=True),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
 
@@ -129,6 +134,13 @@ results = Table(
 def token_hash(token: str) -> str:
     """What is stored for a seat token: its SHA-256 (a stolen database gives no working link)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_key(player: str) -> str:
+    """What the statistics show of a player id: the first 12 hex digits of its SHA-256, a stable
+    key that tells two rows of one name apart without giving away the id (which a browser sends
+    as its own)."""
+    return hashlib.sha256(player.encode()).hexdigest()[:12]
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -150,6 +162,8 @@ class SeatRow:
     """``human`` (someone holds its link), ``bot``, or ``open`` (waiting for a friend or a bot)."""
     token_hash: str | None
     host: bool = False
+    player: str | None = None
+    """The player id of the browser that created or first claimed the seat (statistics only)."""
 
     def accepts(self, token: str) -> bool:
         """The token is this seat's (compared in constant time)."""
@@ -269,7 +283,7 @@ class Store:
                 dealer=row.dealer, level=row.level, mode=row.mode, status=row.status))
             conn.execute(insert(seats), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                 "token_hash": s.token_hash, "host": s.host} for s in row.seats])
+                 "token_hash": s.token_hash, "host": s.host, "player": s.player} for s in row.seats])
         return op
 
     @staticmethod
@@ -279,9 +293,15 @@ class Store:
 
     @staticmethod
     def op_seat(table_id: str, seat: SeatRow) -> Op:
+        """The seat's name and kind as in memory, and its player id if it had none (the first
+        claim wins, in the database as in memory)."""
+        values: dict[str, Any] = {"name": seat.name, "kind": seat.kind}
+        if seat.player is not None:
+            values["player"] = func.coalesce(seats.c.player, seat.player)
+
         def op(conn: Connection) -> None:
             conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat.seat)
-                         .values(name=seat.name, kind=seat.kind))
+                         .values(**values))
         return op
 
     @staticmethod
@@ -351,7 +371,8 @@ class Store:
             dealer=r["dealer"], level=r["level"], mode=r["mode"], status=r["status"],
             finished_at=r["finished_at"], scores=r["scores"], winners=r["winners"])
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)).mappings():
-            row.seats.append(SeatRow(s["seat"], s["name"], s["kind"], s["token_hash"], bool(s["host"])))
+            row.seats.append(SeatRow(s["seat"], s["name"], s["kind"], s["token_hash"], bool(s["host"]),
+                                     s["player"]))
         if with_events:
             q = select(events).where(events.c.table_id == row.id).order_by(events.c.seq)
             for e in conn.execute(q).mappings():
@@ -385,16 +406,37 @@ class Store:
         return out
 
     def stats(self) -> list[dict[str, Any]]:
-        """Per player name (humans and bots alike): totals over finished games."""
+        """Per player (humans and bots alike): totals over finished games.
+
+        A player is their browser's player id where the seat had one, so two people who both
+        kept the default name get a row each and one person who renamed keeps one row, shown
+        under the name of their latest finished game; rows without an id (bots, games from
+        before ids, API clients that send none) are grouped by name, as before. The id itself is
+        never returned: ``key`` is the first 12 hex digits of its SHA-256 (``None`` for a row
+        grouped by name), enough to tell two rows of one name apart.
+        """
         c = results.c
-        q = (select(c.name, c.kind, func.count(c.table_id.distinct()).label("games"),
+        later = results.alias("later")
+        later_table = tables.alias("later_table")
+        # The name of the id's latest finished game (correlated on the grouped ``player`` column).
+        latest_name = (select(later.c.name)
+                       .select_from(later.join(later_table, later_table.c.id == later.c.table_id))
+                       .where(later.c.player == c.player)
+                       .order_by(later_table.c.finished_at.desc(), later_table.c.created_at.desc(),
+                                 later.c.table_id.desc())
+                       .limit(1).scalar_subquery())
+        # Rows with a player id group by it alone; the name groups only the rows without one (an
+        # id and a name can never be mistaken for each other: they are separate grouping columns).
+        by_name = case((c.player.is_(None), c.name), else_=None)
+        q = (select(c.player, by_name.label("by_name"), c.kind, latest_name.label("latest_name"),
+                    func.count(c.table_id.distinct()).label("games"),
                     func.count(case((c.won, c.table_id)).distinct()).label("wins"),
                     func.sum(c.hands).label("hands"), func.sum(c.points_for).label("points_for"),
                     func.sum(c.points_against).label("points_against"), func.sum(c.calls).label("calls"),
                     func.sum(c.made).label("made"), func.sum(c.euchred).label("euchred"),
                     func.sum(c.defended).label("defended"), func.sum(c.euchres).label("euchres"),
                     func.sum(c.loners).label("loners"), func.sum(c.loner_marches).label("loner_marches"))
-             .group_by(c.name, c.kind).order_by(func.count(c.table_id.distinct()).desc(), c.name))
+             .group_by(c.player, by_name, c.kind))
         with self.reader.connect() as conn:
             rows = list(conn.execute(q).mappings())
         out = []
@@ -402,8 +444,11 @@ class Store:
             hands = int(r["hands"] or 0)
             calls = int(r["calls"] or 0)
             defended = int(r["defended"] or 0)
+            player = r["player"]
             out.append({
-                "name": r["name"], "kind": r["kind"], "games": int(r["games"]), "wins": int(r["wins"] or 0),
+                "name": r["by_name"] if player is None else r["latest_name"],
+                "key": None if player is None else player_key(player),
+                "kind": r["kind"], "games": int(r["games"]), "wins": int(r["wins"] or 0),
                 "hands": hands,
                 "points_per_hand": (int(r["points_for"]) - int(r["points_against"])) / hands if hands else None,
                 "calls": calls, "make_rate": int(r["made"]) / calls if calls else None,
@@ -411,6 +456,7 @@ class Store:
                 "defended": defended, "euchre_rate": int(r["euchres"]) / defended if defended else None,
                 "loners": int(r["loners"] or 0), "loner_marches": int(r["loner_marches"] or 0),
             })
+        out.sort(key=lambda row: (-row["games"], row["name"], row["key"] or ""))
         return out
 
     def table_count(self) -> int:

@@ -12,10 +12,17 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-__all__ = ["Hello", "Act", "Chat", "Hint", "Start", "Ping", "parse_frame", "clean_text", "MAX_FRAME"]
+__all__ = ["Hello", "Act", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text", "MAX_FRAME"]
 
 MAX_FRAME = 4096
 """Largest client frame, in bytes of UTF-8."""
+
+
+PlayerId = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A browser's player id (8 to 64 of ``A-Z a-z 0-9 _ -``): random, kept in the browser's
+``localStorage`` and sent with a table's creation and a seat's hello, so the statistics group one
+person's games together whatever name they play under. It is a grouping key, not a credential
+(the seat token is), and it is never sent back in any response."""
 
 
 class _Frame(BaseModel):
@@ -27,6 +34,9 @@ class Hello(_Frame):
     token: Annotated[str, Field(min_length=1, max_length=100)] | None = None
     v: Annotated[int, Field(ge=0)] | None = None
     name: Annotated[str, Field(max_length=24)] | None = None
+    player: PlayerId | None = None
+    """Recorded on the seat of ``token`` if it has no player id yet (the first claim wins);
+    ignored for a spectator."""
 
 
 class Act(_Frame):

@@ -8,6 +8,8 @@ const Euchre = (function () {
   const RANK_TEXT = { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
   const RANK_NAME = { "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
   const NAME_KEY = "euchre.name";
+  const PLAYER_KEY = "euchre.player";
+  const PLAYER_RE = /^[A-Za-z0-9_-]{8,64}$/;
 
   function isRed(suit) { return suit === "h" || suit === "d"; }
 
@@ -114,6 +116,21 @@ const Euchre = (function () {
   function getName() { try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; } }
   function setName(name) { try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch (e) { /* private mode */ } }
 
+  /** This browser's player id: random, made on first use and kept in localStorage, so the
+      statistics group this person's games whatever name they use. Sent only when creating a table
+      and in a seat's hello; never shown. null when localStorage (or a random source) is missing. */
+  function getPlayer() {
+    try {
+      const kept = localStorage.getItem(PLAYER_KEY);
+      if (kept && PLAYER_RE.test(kept)) return kept;
+      const bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      const id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem(PLAYER_KEY, id);
+      return localStorage.getItem(PLAYER_KEY) === id ? id : null;
+    } catch (e) { return null; }
+  }
+
   function formatDate(value) {
     if (value === null || value === undefined || value === "") return "";
     let d;
@@ -150,5 +167,5 @@ const Euchre = (function () {
   }
 
   return { SUIT_SYM, SUIT_NAME, RANK_TEXT, isRed, el, clear, parseCard, cardWords, cardEl, backEl, cardText,
-           suitSpan, fetchJSON, getName, setName, formatDate, pct, num, copyText };
+           suitSpan, fetchJSON, getName, setName, getPlayer, formatDate, pct, num, copyText };
 })();

@@ -198,6 +198,8 @@
     E.setName(name);
     savePrefs({ preset: $("preset").value, level: $("level").value });
     const body = { mode, preset: $("preset").value, rules: overrides(), level: $("level").value, name };
+    const player = E.getPlayer();
+    if (player) body.player = player;
     const buttons = [$("play-now"), $("open-friends")];
     buttons.forEach((b) => { b.disabled = true; });
     try {

@@ -1,4 +1,4 @@
-/* Statistics per player name, sortable by any column. */
+/* Statistics per player (a browser's player id, else a name), sortable by any column. */
 "use strict";
 
 (function () {

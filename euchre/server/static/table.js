@@ -289,7 +289,10 @@
     ws.onopen = () => {
       if (S.ws !== ws) return;
       const name = E.getName() || null;
-      send({ t: "hello", token: token, v: S.shownV >= 0 ? S.shownV : null, name: name ? name.slice(0, 24) : null });
+      const hello = { t: "hello", token: token, v: S.shownV >= 0 ? S.shownV : null, name: name ? name.slice(0, 24) : null };
+      const player = token ? E.getPlayer() : null;  // a seat's hello only: it groups that seat's statistics
+      if (player) hello.player = player;
+      send(hello);
       startPing();
     };
     ws.onmessage = (ev) => {
