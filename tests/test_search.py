@@ -14,7 +14,7 @@ import random
 import pytest
 
 from euchre import Game, Rules, State
-from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, play
+from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, play
 from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
 from euchre.bots.search import Evaluation, win_probability
@@ -262,6 +262,29 @@ def test_ruffs_to_march_when_the_march_is_certain(score_aware: bool) -> None:
         state.push(tiny().choose(PlayerView.of(state, state.to_act)) if state.to_act in (1, 3)
                    else HeuristicBot().choose(PlayerView.of(state, state.to_act)))
     assert state.maker_tricks() == 5 and state.points == march
+
+
+def test_own_later_bids_are_grouped_by_what_the_seat_can_see() -> None:
+    """A defender deciding whether to defend alone after the dealer's discard: the samples differ
+    in the buried card, which the defender never sees, so they must fall in one group (one choice
+    for all of them), with the discard hidden in the group's key."""
+    rules = Rules.preset("american", defend_alone=True)
+    for seed in range(300):
+        rng = random.Random(seed)
+        s = State.random(rules, dealer=seed % 4, rng=rng)
+        while s.phase is not Phase.DEFEND and not s.is_over and s.phase is not Phase.PLAY:
+            s.push(rng.choice(s.legal_actions()))
+        if s.phase is Phase.DEFEND and s.to_act != s.dealer and any(a.kind is Kind.DISCARD for a in s.history):
+            break
+    else:
+        pytest.fail("no lone-defence decision after a discard in 300 deals")
+    seat = s.to_act
+    view = PlayerView.of(s, seat)
+    bot = tiny(seed=1)
+    keys = {bot._later(view.resample(random.Random(k)), seat, view).history for k in range(6)}
+    assert len(keys) == 1
+    (key,) = keys
+    assert -1 in key and len(key) == len(s.history)
 
 
 def test_orders_up_alone_with_the_five_best_trumps() -> None:

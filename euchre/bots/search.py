@@ -129,10 +129,11 @@ class Evaluation:
 
 @dataclass(frozen=True, slots=True)
 class _Later:
-    """A rollout that reached another bidding decision of the searching seat: the history there
-    and each choice's (points, utility) on the sample."""
+    """A rollout that reached another bidding decision of the searching seat: the bidding there as
+    the seat sees it (another seat's discard hidden) and each choice's (points, utility) on the
+    sample."""
 
-    history: tuple[Action, ...]
+    history: tuple[int, ...]
     values: dict[Action, tuple[float, float]]
 
 
@@ -198,7 +199,7 @@ class SearchBot(Bot):
         sums = {a: [0.0, 0.0] for a in legal}
         # Samples on which an action leads to another decision of this seat's own in the bidding:
         # (action, history at that decision) -> later choice -> [points, utility, weight] summed.
-        later: dict[tuple[Action, tuple[Action, ...]], dict[Action, list[float]]] = {}
+        later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]] = {}
         debt = dict.fromkeys(legal, 0.0)  # margins owed by those later calls (weighted points)
         weight_total = 0.0
         used = 0
@@ -326,7 +327,10 @@ class SearchBot(Bot):
             while t.phase is not Phase.PLAY and not t.is_over:
                 t._push(self._policy.choose(PlayerView.of(t, t.to_act)))
             values[b] = self._score(t, self._hand_points(t), seat, view)
-        return _Later(tuple(st.history), values)
+        # What the seat knows of the bidding so far: every action but another seat's discard.
+        seen = tuple(-1 if a.kind is Kind.DISCARD and s != seat else int(a)
+                     for s, a in zip(st.seats, st.history, strict=True))
+        return _Later(seen, values)
 
     def _score(self, state: State, pts: tuple[int, ...], seat: int,
                view: PlayerView) -> tuple[float, float]:
