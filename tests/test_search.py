@@ -27,7 +27,8 @@ AMERICAN = Rules.preset("american")
 
 def tiny(seed: int = 0, **kw: object) -> SearchBot:
     """A search bot on a budget small enough for unit tests, deterministic (no clock)."""
-    opts: dict[str, object] = {"samples": 4, "bid_samples": 3, "min_samples": 2, "time_limit": None}
+    opts: dict[str, object] = {"samples": 4, "bid_samples": 3, "min_samples": 2, "time_limit": None,
+                               "close_factor": 1}
     opts.update(kw)
     return SearchBot(seed=seed, **opts)  # type: ignore[arg-type]
 
@@ -315,6 +316,58 @@ def test_passing_counts_the_seats_own_round_two_call() -> None:
     # Every sample that reaches round 2 takes the same call, so the value is an average of one
     # choice's outcomes: with 8 samples, a multiple of 1/8 between a euchre (-2) and a march (4).
     assert -2 <= own <= 4 and (own * 8) == round(own * 8)
+
+
+@pytest.mark.parametrize(("close_margin", "expected"), [(0.0, 8), (100.0, 24)])
+def test_a_close_bid_takes_more_samples(close_margin: float, expected: int) -> None:
+    """A bid is sampled ``bid_samples`` times, and up to ``close_factor`` times as often while its
+    best choice leads the next by less than ``close_margin`` points: never (0) and always (100)."""
+    view = PlayerView.of(top_five(), 1)
+    bot = tiny(seed=3, bid_samples=8, close_factor=3, close_margin=close_margin)
+    assert {e.samples for e in bot.evaluate(view)} == {expected}
+    # Card play is never extended, nor an evaluation with a sample count asked for.
+    assert {e.samples for e in bot.evaluate(view, samples=5)} == {5}
+
+
+def _explained(bot: SearchBot, sample: State, seat: int, misfit: float) -> float:
+    """The card-play weight the slow, obvious way: replay the deal from the start and ask the
+    heuristic player at every play of the other side with a choice."""
+    replay = State.from_deal(sample.rules, sample.deal)
+    w = 1.0
+    for s, a in zip(sample.seats, sample.history, strict=True):
+        if (replay.phase is Phase.PLAY and sample.rules.side_of(s) != sample.rules.side_of(seat)
+                and len(replay.legal_actions()) > 1
+                and HeuristicBot().choose(PlayerView.of(replay, s)) != a):
+            w *= misfit
+        replay._push(a)
+    return max(w, 1e-9)
+
+
+@pytest.mark.parametrize("preset", ["american", "british", "two-handed"])
+def test_card_play_is_read_with_the_heuristic_model(preset: str) -> None:
+    """Samples are weighted by how well they explain the other side's card play: the cached
+    weights (keyed by the hand a seat held) equal a plain replay's, and a sample in which an
+    opponent played as the heuristic would have weighs more than one in which it did not."""
+    rules = Rules.preset(preset)
+    bot = tiny(seed=1)
+    rng = random.Random(7)
+    checked = misfits = 0
+    for deal in range(12):
+        state = State.random(rules, dealer=deal % rules.players, rng=rng)
+        while not state.is_over:
+            view = PlayerView.of(state, state.to_act)
+            if state.phase is Phase.PLAY and state.tricks:
+                cache: dict[tuple[int, ...], Action | None] = {}
+                for _ in range(6):
+                    sample = view.resample(rng)
+                    w = bot._play_weight(sample, state.to_act, 0.3, cache)
+                    assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3))
+                    checked += 1
+                    misfits += w < 1
+                # The real deal: the others were heuristic players, so it explains their play.
+                assert bot._play_weight(state.copy(), state.to_act, 0.3, {}) == 1.0
+            state.push(HeuristicBot().choose(view))
+    assert checked > 100 and 0 < misfits < checked
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,11 @@ For each decision the bot deals the cards it cannot see at random, consistently 
 its seat knows (:meth:`~euchre.view.PlayerView.resample`: cards played, voids shown, the up card in
 the dealer's hand, its own buried card). With ``infer_bids`` it also weighs each sample by how
 well it explains the bidding: a sample in which the heuristic player would have bid as the seat
-really did counts fully, one in which it would not counts :data:`MISFIT` as much. Every legal
-action is then valued on every sample:
+really did counts fully, one in which it would not counts :data:`MISFIT` as much.
+With ``infer_play`` (on by default) it weighs each sample by the other side's card play the same
+way: every card an opponent played with a choice that the heuristic player would not have played
+with the sampled hand multiplies the weight by :data:`PLAY_MISFIT`. Every legal action is then
+valued on every sample (for a bid, on more samples while the decision is close: ``close_factor``):
 
 * a card: by the exact solver (:mod:`euchre.solver`), all four hands open, best play after;
 * a bid, a discard, a lone defence: the rest of the bidding is played by the heuristic policy,
@@ -32,6 +35,11 @@ OpenSpiel's IS-MCTS; bench/README.md):
   two seeds), 400 instead of 200 nothing (-0.02 +- 0.04). ``own_bids``: +0.007 +- 0.009 (it
   changes few decisions; choosing per sample instead, which is optimistic, changed four times as
   many for +0.014 +- 0.022).
+* Reading the card play (``infer_play``): +0.018 +- 0.027 points per hand (300 deals); with close
+  bids sampled up to three times as often: +0.031 +- 0.041 (400 other deals); close bids alone
+  +0.027 +- 0.048, about what sampling every bid four times as often gave (+0.027 +- 0.068). It
+  models the opponents as the heuristic player, so it is measured against other opponents too
+  (bench/README.md).
 * Tried and dropped: playing ties by the heuristic's choice (-0.01 +- 0.03); valuing bids half by
   the solver and half by heuristic play (-0.02 +- 0.03); reading only the maker's bid when
   sampling for card play (-0.01 +- 0.03).
@@ -64,6 +72,12 @@ BID_MARGIN = 0.1
 """Points a call that makes trump must beat passing by (the solver is optimistic about play)."""
 ALONE_MARGIN = 0.25
 """Points going alone must beat the same call with the partner by."""
+PLAY_MISFIT = 0.3
+"""Weight of a sample for each card the other side played that the heuristic policy would not
+have played with the sampled hand (reading the card play; ``infer_play``)."""
+CLOSE_MARGIN = 0.3
+"""A bid whose best choice leads the next by less than this (points, margins included) is close:
+sampling goes on, up to ``close_factor`` times the bid samples."""
 
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
 """Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
@@ -137,12 +151,45 @@ class _Later:
     values: dict[Action, tuple[float, float]]
 
 
+class _Sums:
+    """What :meth:`SearchBot.evaluate` has gathered so far: weighted (points, utility) sums per
+    action, and the later decisions of the seat's own by (action, history there) -> choice ->
+    [points, utility, weight]."""
+
+    __slots__ = ("sums", "later", "weight", "count")
+
+    def __init__(self, sums: dict[Action, list[float]],
+                 later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]]) -> None:
+        self.sums = sums
+        self.later = later
+        self.weight = 0.0
+        self.count = 0
+
+    def add(self, values: dict[Action, tuple[float, float] | _Later], w: float) -> None:
+        for a, v in values.items():
+            if isinstance(v, _Later):
+                group = self.later.setdefault((a, v.history), {})
+                for b, (pts, util) in v.values.items():
+                    acc = group.setdefault(b, [0.0, 0.0, 0.0])
+                    acc[0] += w * pts
+                    acc[1] += w * util
+                    acc[2] += w
+                continue
+            self.sums[a][0] += w * v[0]
+            self.sums[a][1] += w * v[1]
+        self.weight += w
+        self.count += 1
+
+
 class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
     ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
     costs a whole-hand solve per sample and candidate); ``time_limit`` (seconds) stops sampling
-    early on a slow machine, after at least ``min_samples``. ``infer_bids`` weighs samples by the
+    early on a slow machine, after at least ``min_samples``; a close bid (its best choice ahead by
+less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
+``infer_play`` is the weight of a sample per card of the other side's play it does not explain
+(``None``: not read). ``infer_bids`` weighs samples by the
     bidding (off by default: measured, it did not pay, see the module docstring), ``score_aware``
     values points by the chance of winning the game, ``own_bids`` plays the seat's own later bids
     in a bid's rollout as the bot will (see the module docstring).
@@ -153,8 +200,13 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = 64,
                  min_samples: int = 8, time_limit: float | None = 0.35, infer_bids: bool = False,
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
-                 alone_margin: float = ALONE_MARGIN, own_bids: bool = True) -> None:
+                 alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
+                 infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
+                 close_margin: float = CLOSE_MARGIN) -> None:
         self.seed = seed
+        self.close_factor = close_factor
+        self.close_margin = close_margin
+        self.infer_play = infer_play
         self.own_bids = own_bids
         self.samples = samples
         self.bid_samples = bid_samples
@@ -195,39 +247,41 @@ class SearchBot(Bot):
         prune = actions is None
         bidding = view.phase is not Phase.PLAY
         count = samples if samples is not None else (self.bid_samples if bidding else self.samples)
+        count = max(count, 1)
+        # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
+        most = count * self.close_factor if bidding and samples is None else count
+        step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
         start = time.perf_counter()
-        sums = {a: [0.0, 0.0] for a in legal}
-        # Samples on which an action leads to another decision of this seat's own in the bidding:
-        # (action, history at that decision) -> later choice -> [points, utility, weight] summed.
-        later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]] = {}
-        debt = dict.fromkeys(legal, 0.0)  # margins owed by those later calls (weighted points)
-        weight_total = 0.0
-        used = 0
+        acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
+        fits: dict[tuple[int, ...], Action | None] = {}  # the other side's plays, explained
         candidates = legal
-        for i in range(max(count, 1)):
+        i = 0
+        while i < most:
             if (self.time_limit is not None and i >= self.min_samples
                     and time.perf_counter() - start > self.time_limit):
                 break
             sample = view.resample(self._rng)
             w = self._weight(sample, seat) if self.infer_bids else 1.0
-            values = self._values(sample, seat, candidates, view)
-            for a, v in values.items():
-                if isinstance(v, _Later):
-                    group = later.setdefault((a, v.history), {})
-                    for b, (pts, util) in v.values.items():
-                        acc = group.setdefault(b, [0.0, 0.0, 0.0])
-                        acc[0] += w * pts
-                        acc[1] += w * util
-                        acc[2] += w
-                    continue
-                sums[a][0] += w * v[0]
-                sums[a][1] += w * v[1]
-            weight_total += w
-            used += 1
-            if prune and bidding and i == self.min_samples - 1 and view.phase is Phase.BID2:
-                candidates = self._prune(candidates, sums)
+            if self.infer_play is not None and view.phase is Phase.PLAY:
+                w *= self._play_weight(sample, seat, self.infer_play, fits)
+            acc.add(self._values(sample, seat, candidates, view), w)
+            i += 1
+            if prune and bidding and i == self.min_samples and view.phase is Phase.BID2:
+                candidates = self._prune(candidates, acc.sums)
+            if i >= count and (i - count) % step == 0 and i < most:
+                ranked = self._finish(acc, candidates, view)
+                if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
+                    break
+        return self._finish(acc, candidates, view)
+
+    def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView) -> list[Evaluation]:
+        """The evaluations from the sums so far, best first (``acc`` is not changed)."""
+        sums = {a: list(acc.sums[a]) for a in candidates}
+        debt = dict.fromkeys(candidates, 0.0)  # margins owed by later calls (weighted points)
         slope = self._slope(view)
-        for (a, _), group in later.items():
+        for (a, _), group in acc.later.items():
+            if a not in sums:
+                continue
             # The seat will choose once for all the deals it cannot tell apart, as it does now.
             best = max(group, key=lambda b: group[b][1] - group[b][2] * self._margin(b, view) * slope)
             pts, util, w = group[best]
@@ -236,10 +290,14 @@ class SearchBot(Bot):
             debt[a] += w * self._margin(best, view)
         out = []
         for a in candidates:
-            pts, util = (x / weight_total for x in sums[a])
-            out.append(Evaluation(a, pts, util, used, debt[a] / weight_total))
+            pts, util = (x / acc.weight for x in sums[a])
+            out.append(Evaluation(a, pts, util, acc.count, debt[a] / acc.weight))
         out.sort(key=lambda e: -self._adjusted(e, view))
         return out
+
+    def _gap(self, ranked: list[Evaluation], view: PlayerView) -> float:
+        """How far (in points) the best action leads the next one, margins included."""
+        return (self._adjusted(ranked[0], view) - self._adjusted(ranked[1], view)) / self._slope(view)
 
     def _adjusted(self, e: Evaluation, view: PlayerView) -> float:
         """The utility the choice is made on: bids and loners must clear a margin (in points,
@@ -345,6 +403,41 @@ class SearchBot(Bot):
             theirs = view.scores[1 - me] + pts[1 - me]
             return net, win_probability(mine, theirs, target)
         return net, net
+
+    def _play_weight(self, sample: State, seat: int, misfit: float,
+                     cache: dict[tuple[int, ...], Action | None]) -> float:
+        """How well the sample explains the other side's card play: ``misfit`` for every card the
+        heuristic player would not have played with the sampled hand. Those choices depend only
+        on the hand (and the dealer's buried card), so ``cache`` keeps them across the samples of
+        one decision, which share the history."""
+        rules = sample.rules
+        me = rules.side_of(seat)
+        hist, seats = sample.history, sample.seats
+        hands = sample.hands[:]
+        back: State | None = None  # the sample, undone to the play being explained
+        w = 1.0
+        for i in range(len(hist) - 1, -1, -1):
+            a = hist[i]
+            if a.kind is not Kind.PLAY:
+                break
+            s = seats[i]
+            hands[s] |= 1 << a.card  # type: ignore[operator]
+            if rules.side_of(s) == me:
+                continue
+            key = (i, s, hands[s], sample.discarded if s == sample.dealer and sample.discarded is not None else -1)
+            if key in cache:
+                wanted = cache[key]
+            else:
+                if back is None:
+                    back = sample.copy()
+                while len(back.history) > i:
+                    back.pop()
+                wanted = (self._policy.choose(PlayerView.of(back, s))
+                          if len(back.legal_actions()) > 1 else None)
+                cache[key] = wanted
+            if wanted is not None and wanted != a:
+                w *= misfit
+        return max(w, 1e-9)
 
     def _weight(self, sample: State, seat: int) -> float:
         """How well the sample explains the other seats' bids (1, or MISFIT per surprise)."""
