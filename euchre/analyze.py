@@ -130,7 +130,8 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
         chosen = game.hands[hi].history[ai]
         view = PlayerView.of(state, seat)
         bot = SearchBot(seed=seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
-                        time_limit=None, score_aware=False, bid_margin=0.0, alone_margin=0.0)
+                        time_limit=None, score_aware=False, bid_margin=0.0, alone_margin=0.0,
+                        close_factor=1)  # the budget asked for, on every decision alike
         evaluations = tuple(sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points))
         best = evaluations[0]
         mine = next(e for e in evaluations if e.action == chosen)
