@@ -166,6 +166,7 @@ class _Sums:
         self.count = 0
 
     def add(self, values: dict[Action, tuple[float, float] | _Later], w: float) -> None:
+        """One more sample's values, with its weight."""
         for a, v in values.items():
             if isinstance(v, _Later):
                 group = self.later.setdefault((a, v.history), {})
@@ -187,12 +188,12 @@ class SearchBot(Bot):
     ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
     costs a whole-hand solve per sample and candidate); ``time_limit`` (seconds) stops sampling
     early on a slow machine, after at least ``min_samples``; a close bid (its best choice ahead by
-less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
-``infer_play`` is the weight of a sample per card of the other side's play it does not explain
-(``None``: not read). ``infer_bids`` weighs samples by the
-    bidding (off by default: measured, it did not pay, see the module docstring), ``score_aware``
-    values points by the chance of winning the game, ``own_bids`` plays the seat's own later bids
-    in a bid's rollout as the bot will (see the module docstring).
+    less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
+    ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
+    (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
+    it did not pay, see the module docstring), ``score_aware`` values points by the chance of
+    winning the game, ``own_bids`` plays the seat's own later bids in a bid's rollout as the bot
+    will (see the module docstring).
     """
 
     name = "search"
