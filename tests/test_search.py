@@ -325,8 +325,10 @@ def test_a_close_bid_takes_more_samples(close_margin: float, expected: int) -> N
     view = PlayerView.of(top_five(), 1)
     bot = tiny(seed=3, bid_samples=8, close_factor=3, close_margin=close_margin)
     assert {e.samples for e in bot.evaluate(view)} == {expected}
-    # Card play is never extended, nor an evaluation with a sample count asked for.
+    # An evaluation with a sample count asked for is never extended, nor a card play.
     assert {e.samples for e in bot.evaluate(view, samples=5)} == {5}
+    play = views_by_phase(AMERICAN, range(40))[Phase.PLAY]
+    assert {e.samples for e in bot.evaluate(play)} == {4}
 
 
 def _explained(bot: SearchBot, sample: State, seat: int, misfit: float) -> float:
