@@ -23,7 +23,9 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
+from typing import Any, TypeVar
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -33,6 +35,8 @@ from euchre.bots import Bot, make_bot  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 from euchre.state import State  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
+
+T = TypeVar("T")
 
 
 def build(name: str, seed: int) -> Bot:
@@ -98,6 +102,20 @@ def stats_only(preset: str, bot: str, seed: int, deals: int) -> tuple[float, flo
     return thrown / deals, euchred / max(played, 1), alone / max(played, 1)
 
 
+def run_chunks(work: Callable[[tuple[Any, ...]], list[T]], head: tuple[Any, ...], deals: int,
+               jobs: int) -> list[T]:
+    """``work((*head, lo, hi))`` over deals ``[0, deals)`` in chunks, on ``jobs`` processes; the
+    rows in deal order, whatever ``jobs`` is."""
+    chunk = max(1, deals // (max(jobs, 1) * 8))
+    tasks = [(*head, lo, min(lo + chunk, deals)) for lo in range(0, deals, chunk)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            parts = pool.map(work, tasks)
+    else:
+        parts = [work(t) for t in tasks]
+    return [r for part in parts for r in part]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=2000)
@@ -110,14 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
 
     t0 = time.perf_counter()
-    chunk = max(1, a.deals // (a.jobs * 8))
-    tasks = [(a.rules, a.new, a.old, a.seed, lo, min(lo + chunk, a.deals)) for lo in range(0, a.deals, chunk)]
-    if a.jobs > 1:
-        with Pool(a.jobs) as pool:
-            parts = pool.map(_work, tasks)
-    else:
-        parts = [_work(t) for t in tasks]
-    rows = [r for part in parts for r in part]
+    rows = run_chunks(_work, (a.rules, a.new, a.old, a.seed), a.deals, a.jobs)
     diffs = [d for d, _ in rows]
     n = len(diffs)
     mean = sum(diffs) / n

@@ -23,14 +23,13 @@ import math
 import os
 import sys
 import time
-from multiprocessing import Pool
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from bots import deal, play_hand  # noqa: E402
+from bots import deal, play_hand, run_chunks  # noqa: E402
 
 from euchre.bots import Bot, make_bot  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
@@ -105,14 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.deals < 2:
         p.error("--deals: must be at least 2")
     t0 = time.perf_counter()
-    chunk = max(1, a.deals // (max(a.jobs, 1) * 8))
-    tasks = [(a.rules, *specs, a.seed, lo, min(lo + chunk, a.deals)) for lo in range(0, a.deals, chunk)]
-    if a.jobs > 1:
-        with Pool(a.jobs) as pool:
-            parts = pool.map(_work, tasks)
-    else:
-        parts = [_work(t) for t in tasks]
-    rows = [r for part in parts for r in part]
+    rows = run_chunks(_work, (a.rules, *specs, a.seed), a.deals, a.jobs)
     print(f"{a.rules}: {len(rows)} deals x 2 seatings against {a.opponent}, seed {a.seed} "
           f"({time.perf_counter() - t0:.0f} s)")
     for label, xs in (("A", [r[0] for r in rows]), ("B", [r[1] for r in rows]),
