@@ -263,7 +263,7 @@ class SearchBot(Bot):
                 break
             sample = view.resample(self._rng)
             w = self._weight(sample, seat) if self.infer_bids else 1.0
-            if self.infer_play is not None and view.phase is Phase.PLAY:
+            if self.infer_play is not None and not bidding:
                 w *= self._play_weight(sample, seat, self.infer_play, fits)
             acc.add(self._values(sample, seat, candidates, view), w)
             i += 1
