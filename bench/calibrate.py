@@ -22,6 +22,9 @@ Each choice is played once, with every bot reset to its seed, so a run is reprod
     python bench/calibrate.py [--deals 600] [--seed 0] [--bot 'search:{"time_limit": null}']
                               [--opponent heuristic] [--close 0.5] [--jobs 2] [--save FILE]
                               [--load FILE]
+
+``--save`` keeps the decisions (and the margins they were made with) in a JSON file, ``--load``
+reports on such a file again without playing.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from euchre.view import PlayerView  # noqa: E402
 BIDDING = (Phase.BID1, Phase.BID2)
 MAKING = {Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE}
 BID_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)
-ALONE_GRID = (0.1, 0.25, 0.4)
+ALONE_GRID = (0.0, 0.1, 0.25, 0.4)
 
 Row = dict[str, Any]
 
@@ -195,17 +198,20 @@ def main(argv: list[str] | None = None) -> int:
             with open(a.load, encoding="utf-8") as f:
                 saved = json.load(f)
             rows, deals = saved["rows"], saved["deals"]
+            margins = float(saved["bid_margin"]), float(saved["alone_margin"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             p.error(f"--load: {a.load}: not a file written by --save ({e})")
     else:
         rows = run_chunks(_work, (a.rules, spec, opponent, a.seed), a.deals, a.jobs)
         deals = a.deals
+        margins = probe.bid_margin, probe.alone_margin
         if a.save:
             with open(a.save, "w", encoding="utf-8") as f:
-                json.dump({"deals": deals, "rows": rows}, f)
+                json.dump({"deals": deals, "bid_margin": margins[0], "alone_margin": margins[1],
+                           "rows": rows}, f)
     print(f"{a.rules}: {len(rows)} bidding decisions of {spec[0]} over {deals} deals against "
           f"{opponent[0]}, seed {a.seed} ({time.perf_counter() - t0:.0f} s)")
-    mismatches = report(rows, deals, probe.bid_margin, probe.alone_margin, a.close)
+    mismatches = report(rows, deals, *margins, a.close)
     return 1 if mismatches else 0
 
 
