@@ -21,11 +21,15 @@ import sys
 import time
 from multiprocessing import Pool
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+
+from bots import net_points  # noqa: E402
 
 from euchre.actions import Action  # noqa: E402
 from euchre.bots import Bot, make_bot  # noqa: E402
-from euchre.bots.search import SearchBot  # noqa: E402
+from euchre.bots.search import SearchBot, _Later  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 from euchre.state import State  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
@@ -44,7 +48,12 @@ class Cheater:
         seat = state.to_act
         view = PlayerView.of(state, seat)
         values = self._bot._values(state.copy(stack=False), seat, legal, view)
-        return max(legal, key=lambda a: values[a][0])
+
+        def points(a: Action) -> float:
+            # A bid after which the seat bids again: it will see the deal then too, so its best.
+            v = values[a]
+            return max(p for p, _ in v.values.values()) if isinstance(v, _Later) else v[0]
+        return max(legal, key=points)
 
 
 def play(state: State, honest: dict[int, Bot], cheat: dict[int, Cheater]) -> State:
@@ -70,9 +79,7 @@ def _work(args: tuple[str, str, int, int, int]) -> list[float]:
         for side in range(rules.sides):
             honest = {s: make_bot(bot, seed=i * 13 + s) for s in range(n) if rules.side_of(s) == side}
             cheat = {s: Cheater(seed=i * 13 + s) for s in range(n) if rules.side_of(s) != side}
-            pts = play(base.copy(), honest, cheat).points or (0,) * rules.sides
-            others = [p for k, p in enumerate(pts) if k != side]
-            total += pts[side] - sum(others) / len(others)
+            total += net_points(play(base.copy(), honest, cheat), side)
         out.append(total / rules.sides)
     return out
 
