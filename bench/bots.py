@@ -54,6 +54,14 @@ def deal(rules: Rules, seed: int, index: int) -> State:
     return State.random(rules, dealer=rng.randrange(rules.players), rng=rng)
 
 
+def net_points(state: State, side: int) -> float:
+    """A finished hand's points for ``side`` minus the mean of the other sides' (the score of one
+    play in every duplicate comparison here)."""
+    pts = state.points or (0,) * state.rules.sides
+    others = [p for k, p in enumerate(pts) if k != side]
+    return pts[side] - sum(others) / len(others)
+
+
 def play_hand(state: State, bots: list[Bot]) -> State:
     """Play a hand to its end, every bot answering from its own view."""
     while not state.is_over:
@@ -77,8 +85,7 @@ def _work(args: tuple[str, str, str, int, int, int]) -> list[tuple[float, list[t
             bots = [build(new if rules.side_of(s) == side else old, seed * 7919 + i * 13 + s) for s in range(n)]
             st = play_hand(base.copy(), bots)
             pts = st.points or (0,) * rules.sides
-            others = [p for k, p in enumerate(pts) if k != side]
-            total += pts[side] - sum(others) / len(others)
+            total += net_points(st, side)
             thrown = st.thrown_in
             euchred = not thrown and pts[rules.side_of(st.maker)] == 0
             facts.append((thrown, euchred, bool(st.alone)))

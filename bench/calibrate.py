@@ -41,14 +41,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from bots import deal, play_hand, run_chunks  # noqa: E402
+from bots import deal, net_points, play_hand, run_chunks  # noqa: E402
 from paired import Spec, interval, parse_spec  # noqa: E402
 
 from euchre.actions import Kind  # noqa: E402
 from euchre.bots import Bot, make_bot  # noqa: E402
 from euchre.bots.search import SearchBot  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
-from euchre.state import Phase, State  # noqa: E402
+from euchre.state import Phase  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
 
 BIDDING = (Phase.BID1, Phase.BID2)
@@ -57,13 +57,6 @@ BID_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)
 ALONE_GRID = (0.0, 0.1, 0.25, 0.4)
 
 Row = dict[str, Any]
-
-
-def _net(state: State, side: int) -> float:
-    """The side's points minus the mean of the other sides' on a finished hand."""
-    pts = state.points or (0,) * state.rules.sides
-    others = [p for k, p in enumerate(pts) if k != side]
-    return pts[side] - sum(others) / len(others)
 
 
 def _work(args: tuple[str, Spec, Spec, int, int, int]) -> list[Row]:
@@ -92,7 +85,7 @@ def _work(args: tuple[str, Spec, Spec, int, int, int]) -> list[Row]:
                     b.reset()
                 fork = st.copy()
                 fork.push(e.action)
-                real = _net(play_hand(fork, bots), side)
+                real = net_points(play_hand(fork, bots), side)
                 row["choices"].append({
                     "action": str(e.action), "making": e.action.kind in MAKING, "alone": e.action.alone,
                     "predicted": e.points, "later_margin": e.later_margin, "realized": real})

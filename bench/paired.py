@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from bots import deal, play_hand, run_chunks  # noqa: E402
+from bots import deal, net_points, play_hand, run_chunks  # noqa: E402
 
 from euchre.bots import Bot, make_bot  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
@@ -70,9 +70,7 @@ def _work(args: tuple[str, Spec, Spec, Spec, int, int, int]) -> list[tuple[float
             for side in range(rules.sides):
                 bots = [_bot(spec if rules.side_of(s) == side else opponent, seed * 7919 + i * 13 + s)
                         for s in range(rules.players)]
-                pts = play_hand(base.copy(), bots).points or (0,) * rules.sides
-                others = [p for k, p in enumerate(pts) if k != side]
-                total += pts[side] - sum(others) / len(others)
+                total += net_points(play_hand(base.copy(), bots), side)
             scores.append(total / rules.sides)
         out.append((scores[0], scores[1]))
     return out
