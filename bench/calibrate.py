@@ -192,18 +192,19 @@ def main(argv: list[str] | None = None) -> int:
                 saved = json.load(f)
             rows, deals = saved["rows"], saved["deals"]
             margins = float(saved["bid_margin"]), float(saved["alone_margin"])
+            seed = int(saved["seed"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             p.error(f"--load: {a.load}: not a file written by --save ({e})")
     else:
         rows = run_chunks(_work, (a.rules, spec, opponent, a.seed), a.deals, a.jobs)
         deals = a.deals
-        margins = probe.bid_margin, probe.alone_margin
+        margins, seed = (probe.bid_margin, probe.alone_margin), a.seed
         if a.save:
             with open(a.save, "w", encoding="utf-8") as f:
-                json.dump({"deals": deals, "bid_margin": margins[0], "alone_margin": margins[1],
+                json.dump({"deals": deals, "seed": seed, "bid_margin": margins[0], "alone_margin": margins[1],
                            "rows": rows}, f)
     print(f"{a.rules}: {len(rows)} bidding decisions of {spec[0]} over {deals} deals against "
-          f"{opponent[0]}, seed {a.seed} ({time.perf_counter() - t0:.0f} s)")
+          f"{opponent[0]}, seed {seed} ({time.perf_counter() - t0:.0f} s)")
     mismatches = report(rows, deals, *margins, a.close)
     return 1 if mismatches else 0
 
