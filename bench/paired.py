@@ -7,12 +7,19 @@ by deal, so the luck of the cards cancels twice and what is left is the change b
 variants, with a 95% interval much tighter than either score's: the tool for deciding whether a
 change to a bot pays.
 
-    python bench/paired.py A B [--deals 300] [--seed 0] [--opponent heuristic] [--jobs 2]
+    python bench/paired.py A B [--deals 300] [--seed 0] [--opponent heuristic] [--jobs 2] [--late]
 
 A and B are registry names with options as JSON, ``name`` or ``name:{"option": value}``, e.g.
 ``'search:{"time_limit": null, "samples": 80}'`` against ``'search:{"time_limit": null}'``.
 Use ``"time_limit": null`` for the search bot, so that results do not depend on the machine's
 load (and are reproducible from the seed). Also prints how many deals came out differently.
+
+``--late`` tests what hand-by-hand play from 0-0 cannot: play near the end of a game, where a
+score-aware bot values the chance of winning rather than points. Each deal then starts a game at
+its own seeded score, with the variant's side at ``mine`` and the other at ``theirs`` (both below
+the target, one of them within four points of it), and is played to the end of the game (the
+later hands shuffled from the deal's seed, the same for both variants). A deal scores the
+variant's net points per hand over the game and the share of the two games it won.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from typing import Any
@@ -32,6 +40,7 @@ sys.path.insert(0, HERE)
 from bots import deal, net_points, play_hand, run_chunks  # noqa: E402
 
 from euchre.bots import Bot, make_bot  # noqa: E402
+from euchre.game import Game  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 
 Spec = tuple[str, dict[str, Any]]
@@ -57,22 +66,63 @@ def _bot(spec: Spec, seed: int) -> Bot:
     return make_bot(spec[0], seed=seed, **spec[1])
 
 
-def _work(args: tuple[str, Spec, Spec, Spec, int, int, int]) -> list[tuple[float, float]]:
-    """Deals ``lo..hi``: each variant's duplicate score against the opponent."""
-    preset, a, b, opponent, seed, lo, hi = args
+LATE = 4
+"""``--late``: one side starts within this many points of the target."""
+
+
+def late_scores(rules: Rules, seed: int, index: int) -> tuple[int, int]:
+    """Deal ``index``'s starting score under ``--late``: (the variant's side, the other side)."""
+    target = rules.target
+    if target is None or rules.sides != 2:
+        raise ValueError("--late needs rules with a target score and two sides")
+    rng = random.Random(f"{seed}/{index}/late")
+    while True:
+        mine, theirs = rng.randrange(target), rng.randrange(target)
+        if max(mine, theirs) >= target - LATE:
+            return mine, theirs
+
+
+def _late_game(rules: Rules, base_seed: int, index: int, spec: Spec, opponent: Spec,
+               side: int, start: tuple[int, int]) -> tuple[float, float]:
+    """One game from the deal's late score, ``spec`` holding ``side``: (net points per hand for
+    that side, 1 if it won the game else 0)."""
+    base = deal(rules, base_seed, index)
+    scores = list(start) if side == 0 else list(reversed(start))
+    game = Game(rules, seed=base_seed * 1_000_003 + index, deals=[base.deal], scores=scores)
+    bots = [_bot(spec if rules.side_of(s) == side else opponent, base_seed * 7919 + index * 13 + s)
+            for s in range(rules.players)]
+    while not game.is_over:
+        seat = game.to_act
+        game.push(bots[seat].choose(game.view(seat)))
+    hands = [h for h in game.hands if h.is_over]
+    net = sum(net_points(h, side) for h in hands)
+    return net / max(len(hands), 1), 1.0 if game.winner == side else 0.0
+
+
+def _work(args: tuple[str, Spec, Spec, Spec, int, bool, int, int]) -> list[tuple[float, ...]]:
+    """Deals ``lo..hi``: each variant's duplicate score against the opponent (and under
+    ``late``, each variant's share of games won)."""
+    preset, a, b, opponent, seed, late, lo, hi = args
     rules = Rules.preset(preset)
-    out = []
+    out: list[tuple[float, ...]] = []
     for i in range(lo, hi):
-        base = deal(rules, seed, i)
-        scores = []
+        scores, wins = [], []
         for spec in (a, b):
-            total = 0.0
-            for side in range(rules.sides):
-                bots = [_bot(spec if rules.side_of(s) == side else opponent, seed * 7919 + i * 13 + s)
-                        for s in range(rules.players)]
-                total += net_points(play_hand(base.copy(), bots), side)
+            total = won = 0.0
+            if late:
+                start = late_scores(rules, seed, i)
+                for side in range(2):
+                    pts, w = _late_game(rules, seed, i, spec, opponent, side, start)
+                    total, won = total + pts, won + w
+            else:
+                base = deal(rules, seed, i)
+                for side in range(rules.sides):
+                    bots = [_bot(spec if rules.side_of(s) == side else opponent, seed * 7919 + i * 13 + s)
+                            for s in range(rules.players)]
+                    total += net_points(play_hand(base.copy(), bots), side)
             scores.append(total / rules.sides)
-        out.append((scores[0], scores[1]))
+            wins.append(won / rules.sides)
+        out.append((scores[0], scores[1], wins[0], wins[1]) if late else (scores[0], scores[1]))
     return out
 
 
@@ -93,23 +143,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponent", default="heuristic", help="the bot both variants play against")
     p.add_argument("--rules", default="american", help="rules preset (default american)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--late", action="store_true",
+                   help="start each deal at a late game score and play the game out")
     a = p.parse_args(argv)
     try:
         specs = [parse_spec(x) for x in (a.a, a.b, a.opponent)]
-        Rules.preset(a.rules)
+        rules = Rules.preset(a.rules)
+        if a.late:
+            late_scores(rules, a.seed, 0)
     except ValueError as e:
         p.error(str(e))
     if a.deals < 2:
         p.error("--deals: must be at least 2")
     t0 = time.perf_counter()
-    rows = run_chunks(_work, (a.rules, *specs, a.seed), a.deals, a.jobs)
-    print(f"{a.rules}: {len(rows)} deals x 2 seatings against {a.opponent}, seed {a.seed} "
+    rows = run_chunks(_work, (a.rules, *specs, a.seed, a.late), a.deals, a.jobs)
+    what = "games from a late score" if a.late else "seatings"
+    print(f"{a.rules}: {len(rows)} deals x 2 {what} against {a.opponent}, seed {a.seed} "
           f"({time.perf_counter() - t0:.0f} s)")
     for label, xs in (("A", [r[0] for r in rows]), ("B", [r[1] for r in rows]),
                       ("B - A", [r[1] - r[0] for r in rows])):
         m, h = interval(xs)
         print(f"  {label:6} {m:+.3f} +- {h:.3f} points per hand")
-    print(f"  deals that came out differently: {sum(1 for x, y in rows if x != y)}")
+    if a.late:
+        for label, xs in (("A", [r[2] for r in rows]), ("B", [r[3] for r in rows]),
+                          ("B - A", [r[3] - r[2] for r in rows])):
+            m, h = interval(xs)
+            print(f"  {label:6} {m:.1%} +- {h:.1%} of the games won" if label != "B - A"
+                  else f"  {label:6} {m:+.1%} +- {h:.1%} games won (percentage points)")
+    print(f"  deals that came out differently: {sum(1 for r in rows if r[0] != r[1] or r[2:3] != r[3:4])}")
     return 0
 
 

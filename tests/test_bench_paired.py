@@ -35,3 +35,30 @@ def test_bad_arguments_are_refused_with_the_reason() -> None:
                         (("heuristic", "heuristic", "--deals", "1"), "--deals: must be at least 2")]:
         r = run(*args)
         assert r.returncode == 2 and words in r.stderr, (args, r.stderr)
+
+
+def test_late_plays_whole_games_from_a_late_score_and_counts_the_games_won() -> None:
+    r = run("random", "heuristic", "--deals", "8", "--jobs", "1", "--late")
+    assert r.returncode == 0, r.stderr
+    assert "8 deals x 2 games from a late score against heuristic" in r.stdout
+    assert "of the games won" in r.stdout and "games won (percentage points)" in r.stdout
+    same = run("heuristic", "heuristic", "--deals", "4", "--jobs", "1", "--late")
+    assert "B - A  +0.0% +- 0.0% games won" in same.stdout, same.stdout
+
+
+def test_late_scores_start_below_the_target_with_one_side_near_it() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    from paired import late_scores
+
+    from euchre.rules import Rules
+
+    rules = Rules.preset("american")
+    starts = {late_scores(rules, 0, i) for i in range(300)}
+    assert all(0 <= x < 10 and 0 <= y < 10 and max(x, y) >= 6 for x, y in starts)
+    assert len(starts) > 40  # spread over the pairs, not one score
+    assert late_scores(rules, 0, 5) == late_scores(rules, 0, 5)
+
+
+def test_late_needs_a_target() -> None:
+    r = run("heuristic", "heuristic", "--late", "--rules", "timed")
+    assert r.returncode == 2 and "--late needs rules with a target score" in r.stderr, r.stderr
