@@ -17,8 +17,8 @@ from euchre import Game, Rules, State
 from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, play
 from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
-from euchre.bots.search import Evaluation, win_probability
-from euchre.cards import Card
+from euchre.bots.search import TIE_POINTS, Evaluation, win_probability
+from euchre.cards import Card, Suit
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -408,9 +408,29 @@ def test_the_bot_values_points_by_the_game_score() -> None:
     late_view = late.view(1)
     assert late_view.scores == (9, 8)
     e = tiny().evaluate(late_view)[0]
-    assert e.points == 2.0 and e.utility == 1.0
+    assert e.points == 2.0 and e.utility == pytest.approx(1.0 + TIE_POINTS * 2.0)
     # Score-blind, the late march is worth its points.
     assert tiny(score_aware=False).evaluate(late_view)[0].utility == 2.0
+
+
+def test_when_the_hand_cannot_change_the_game_the_bot_still_plays_for_points() -> None:
+    # Side 0 is at 9 and made trump (hearts): any make wins the game, and every lead loses it the
+    # same way, so the chance of winning is the same whatever seat 0 leads. Leading the Jc into
+    # the Ac gives up the march that a trump lead keeps alive; the tie goes to the points.
+    deal = after(AMERICAN, ["Ks Th Jc Kc Qh", "As Kd Js Qs Ts", "Jh Ad 9s Jd 9d", "Tc Kh Ac 9c Ah"],
+                 "9h", [], stock="Qc Qd Td").deal
+    game = Game(AMERICAN, deals=[deal], scores=[9, 4])
+    for a in ("pass", "order", "discard Ks", "play As", "play 9s", "play 9c", "play 9h"):
+        game.push(a)
+    view = game.view(0)
+    blind = tiny(seed=1, samples=8, tie_points=0).evaluate(view)
+    assert len({round(e.utility, 12) for e in blind}) == 1  # the game's odds: one value for all
+    assert str(blind[0].action) == "play Jc"  # so the engine's order decides, against the points
+    assert blind[0].points < max(e.points for e in blind)
+    evaluations = tiny(seed=1, samples=8).evaluate(view)
+    best = evaluations[0]
+    assert best.points == max(e.points for e in evaluations) > blind[0].points
+    assert best.action.card is not None and best.action.card.suit == Suit.HEARTS
 
 
 # --- the model of the game score --------------------------------------------------------------------

@@ -22,7 +22,9 @@ valued on every sample (for a bid, on more samples while the decision is close: 
 The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
 last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
 target, the bot maximises its chance of winning the game (:func:`win_probability`, from a model of
-independent hands); otherwise it maximises its side's points minus the others'.
+independent hands), with a small weight on points (:data:`TIE_POINTS`) so that choices the score
+makes equal still go to the one with more points; otherwise it maximises its side's points minus
+the others'.
 :meth:`SearchBot.evaluate` reports expected points per action too, for hints and game analysis.
 
 What was measured (paired duplicate on the same 300 deals against the heuristic bot, and against
@@ -35,6 +37,10 @@ OpenSpiel's IS-MCTS; bench/README.md):
   two seeds), 400 instead of 200 nothing (-0.02 +- 0.04). ``own_bids``: +0.007 +- 0.009 (it
   changes few decisions; choosing per sample instead, which is optimistic, changed four times as
   many for +0.014 +- 0.022).
+* Points as a tie-break when the score matters (:data:`TIE_POINTS`), in games played out from a
+  late score (``bench/paired.py --late``, 200 deals): +0.034 +- 0.032 points per hand, the same
+  games won (+0.2 +- 1.1 percentage points). Without it the bot, sure of the game either way,
+  played the first card in the engine's order and gave away marches.
 * Reading the card play (``infer_play``): +0.018 +- 0.027 points per hand (300 deals); with close
   bids sampled up to three times as often: +0.031 +- 0.041 (400 other deals); close bids alone
   +0.027 +- 0.048, about what sampling every bid four times as often gave (+0.027 +- 0.068). It
@@ -93,6 +99,11 @@ HAND_OUTCOMES = {1: 0.309, 2: 0.166, 4: 0.014}
 are the same; the rest is thrown in). Measured with four heuristic bots under the American rules
 (``euchre simulate --games 300 --json``: 3,472 hands, 62% scored 1, 33% scored 2 (a march or a
 euchre), 2.8% scored 4, 2.1% thrown in); used only to value the game score."""
+
+TIE_POINTS = 0.005
+"""Utility per net point added to the chance of winning when the score matters: choices that the
+score makes equal (this hand cannot change who wins the game, or not by much) go to the one
+with more points, as a player who does not throw points away would choose."""
 
 LATE = 4
 """The score matters once a side is within this many points of the target. Before, a point is
@@ -209,8 +220,9 @@ class SearchBot(Bot):
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
-                 close_margin: float = CLOSE_MARGIN) -> None:
+                 close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS) -> None:
         self.seed = seed
+        self.tie_points = tie_points
         self.close_factor = close_factor
         self.close_margin = close_margin
         self.infer_play = infer_play
@@ -339,7 +351,7 @@ class SearchBot(Bot):
         mine, theirs = view.scores[me], view.scores[1 - me]
         up = win_probability(mine + 1, theirs, target) - win_probability(mine, theirs, target)
         down = win_probability(mine, theirs, target) - win_probability(mine, theirs + 1, target)
-        return max((up + down) / 2, 1e-3)
+        return max((up + down) / 2, 1e-3) + self.tie_points
 
     @staticmethod
     def _prune(candidates: list[Action], sums: dict[Action, list[float]]) -> list[Action]:
@@ -408,7 +420,7 @@ class SearchBot(Bot):
         if target is not None and self._score_matters(view):
             mine = view.scores[me] + pts[me]
             theirs = view.scores[1 - me] + pts[1 - me]
-            return net, win_probability(mine, theirs, target)
+            return net, win_probability(mine, theirs, target) + self.tie_points * net
         return net, net
 
     def _play_weight(self, sample: State, seat: int, misfit: float,
