@@ -209,8 +209,8 @@ class SearchBot(Bot):
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
     (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
     it did not pay, see the module docstring), ``score_aware`` values points by the chance of
-    winning the game, ``own_bids`` plays the seat's own later bids in a bid's rollout as the bot
-    will (see the module docstring).
+    winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
+    plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
     """
 
     name = "search"
