@@ -29,7 +29,7 @@ from euchre.state import Phase, State  # noqa: E402
 def positions(rules: Rules, count: int, seed: int) -> list[State]:
     """Full hands ready for the first lead: ordered up by the dealer's left, first discard."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         s = State.random(rules, dealer=rng.randrange(rules.players), rng=rng)
         order = [a for a in s.legal_actions() if a.is_bid and a != 0 and not a.alone]
