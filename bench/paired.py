@@ -66,6 +66,13 @@ def _bot(spec: Spec, seed: int) -> Bot:
     return make_bot(spec[0], seed=seed, **spec[1])
 
 
+def _table(rules: Rules, spec: Spec, opponent: Spec, side: int, seed: int, index: int) -> list[Bot]:
+    """The bots of deal ``index``: ``spec`` on ``side``'s seats, ``opponent`` on the others,
+    each seeded by its seat (the same seeds for both variants)."""
+    return [_bot(spec if rules.side_of(s) == side else opponent, seed * 7919 + index * 13 + s)
+            for s in range(rules.players)]
+
+
 LATE = 4
 """``--late``: one side starts within this many points of the target."""
 
@@ -89,8 +96,7 @@ def _late_game(rules: Rules, base_seed: int, index: int, spec: Spec, opponent: S
     base = deal(rules, base_seed, index)
     scores = list(start) if side == 0 else list(reversed(start))
     game = Game(rules, seed=base_seed * 1_000_003 + index, deals=[base.deal], scores=scores)
-    bots = [_bot(spec if rules.side_of(s) == side else opponent, base_seed * 7919 + index * 13 + s)
-            for s in range(rules.players)]
+    bots = _table(rules, spec, opponent, side, base_seed, index)
     while not game.is_over:
         seat = game.to_act
         game.push(bots[seat].choose(game.view(seat)))
@@ -111,15 +117,13 @@ def _work(args: tuple[str, Spec, Spec, Spec, int, bool, int, int]) -> list[tuple
             total = won = 0.0
             if late:
                 start = late_scores(rules, seed, i)
-                for side in range(2):
+                for side in range(rules.sides):
                     pts, w = _late_game(rules, seed, i, spec, opponent, side, start)
                     total, won = total + pts, won + w
             else:
                 base = deal(rules, seed, i)
                 for side in range(rules.sides):
-                    bots = [_bot(spec if rules.side_of(s) == side else opponent, seed * 7919 + i * 13 + s)
-                            for s in range(rules.players)]
-                    total += net_points(play_hand(base.copy(), bots), side)
+                    total += net_points(play_hand(base.copy(), _table(rules, spec, opponent, side, seed, i)), side)
             scores.append(total / rules.sides)
             wins.append(won / rules.sides)
         out.append((scores[0], scores[1], wins[0], wins[1]) if late else (scores[0], scores[1]))
