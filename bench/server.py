@@ -23,14 +23,17 @@ latencies and rate are printed as ratios to it. The server's CPU (from ``/proc/<
 main thread, the event loop, apart), the client processes' CPU and the rest of the machine's CPU
 (``/proc/stat``: other people's work on a shared machine) show which side limits and whether a
 run was disturbed. ``--think S`` makes players pause 0.5-1.5 S before each action, as people do;
-``--profile FILE`` runs the big run's server under cProfile.
+``--profile FILE`` runs the big run's server under cProfile; ``--server floor`` replaces the server
+by ``bench/ws_floor.py`` (the same frames, prepared in advance, with no game and no database: the
+least any server on this stack can cost, so the best any could show on this machine).
 
 Goal (issue): 1,000 connected players (250 full tables), ack latency p99 at most 100 ms, no
 errors. Results and the analysis of where the time goes: ``bench/README.md``.
 
     python bench/server.py [--players 1000] [--seconds 30] [--warmup 5] [--baseline-players 40]
                            [--client-procs 1] [--database-url ADMIN_URL] [--compression deflate]
-                           [--when-over new] [--think 0] [--profile FILE] [--timeout 600] [--json]
+                           [--when-over new] [--think 0] [--server euchre] [--profile FILE] [--timeout 600]
+                           [--json]
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 GOAL_PLAYERS = 1000
 GOAL_P99 = 0.100
@@ -132,8 +137,10 @@ def drop_database(admin_url: str, name: str) -> None:
 class Server:
     """``euchre serve`` in a subprocess; its output is drained by a thread (warnings are kept)."""
 
-    def __init__(self, database_url: str, home: str, profile: str | None = None) -> None:
+    def __init__(self, database_url: str, home: str, profile: str | None = None, kind: str = "euchre") -> None:
         self.database_url = database_url
+        self.kind = kind
+        """``euchre`` (the real server) or ``floor`` (``bench/ws_floor.py``: the same frames, no work)."""
         self.home = home
         self.profile = profile
         self.proc: subprocess.Popen[str] | None = None
@@ -146,10 +153,13 @@ class Server:
     def start(self, timeout: float = 60.0) -> Server:
         env = {**os.environ, "EUCHRE_HOME": self.home, "PYTHONUNBUFFERED": "1"}
         prof = ["-m", "cProfile", "-o", self.profile] if self.profile else []
-        cmd = [sys.executable, *prof, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning",
-               # Every simulated player connects from 127.0.0.1: the per-address limits would refuse them.
-               "--connect-limit", "0", "--create-limit", "0"]
+        if self.kind == "floor":
+            cmd = [sys.executable, *prof, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ws_floor.py")]
+        else:
+            cmd = [sys.executable, *prof, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0",
+                   "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning",
+                   # Every simulated player connects from 127.0.0.1: the per-address limits would refuse them.
+                   "--connect-limit", "0", "--create-limit", "0"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                      cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         assert self.proc.stdout is not None
@@ -270,7 +280,8 @@ class Player:
         from websockets.exceptions import ConnectionClosed
 
         c = self.client
-        loads, clock = json.loads, time.perf_counter
+        # orjson: the client's share of the machine is what is left to the server (see bench/README.md)
+        loads, clock = orjson.loads, time.perf_counter
         try:
             async for raw in self.ws:
                 now = clock()
@@ -325,7 +336,7 @@ class Player:
         self.n += 1
         aid = f"{self.client.cfg.index}.{self.name}.{self.n}"
         self.pending[aid] = time.perf_counter()
-        await self.ws.send(json.dumps({"t": "act", "id": aid, "action": action, "v": v}))
+        await self.ws.send(orjson.dumps({"t": "act", "id": aid, "action": action, "v": v}).decode())
 
     async def act_later(self, delay: float, action: str, v: int) -> None:
         """``--think``: act after a pause, as a person would."""
@@ -585,7 +596,7 @@ def run(label: str, players: int, a: argparse.Namespace, deadline: float, profil
           flush=True)
     with tempfile.TemporaryDirectory(prefix="euchre-bench-") as tmp:
         url, pg_name = fresh_database(a.database_url, tmp)
-        server = Server(url, tmp, profile)
+        server = Server(url, tmp, profile, a.server)
         ctx = mp.get_context("spawn")
         workers: list[tuple[Any, Any]] = []
         errors: Counter[str] = Counter()
@@ -685,6 +696,8 @@ def fmt(x: float | None, spec: str = ".1f") -> str:
 
 def report(results: list[Result], a: argparse.Namespace) -> None:
     db = "PostgreSQL (fresh database)" if a.database_url else "SQLite (fresh file, WAL, synchronous=FULL)"
+    if a.server == "floor":
+        db = "the FLOOR (bench/ws_floor.py: recorded frames, no game, no database)"
     print(f"euchre serve on 127.0.0.1, {db}, --bot-delay 0; compression: {a.compression}; "
           f"when a game ends: {'a new table' if a.when_over == 'new' else 'the players stop'}; players act "
           + (f"after {a.think:g} s (0.5-1.5x) of thought" if a.think > 0 else "as fast as they can"))
@@ -746,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
                         "as they can)")
     p.add_argument("--profile", default=None, metavar="FILE",
                    help="run the load run's server under cProfile, writing the stats to FILE (slows it)")
+    p.add_argument("--server", choices=["euchre", "floor"], default="euchre",
+                   help="euchre: the real server (default); floor: bench/ws_floor.py, the same frames with no game "
+                        "and no database (what the transport and this client alone cost)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
@@ -758,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
     results.append(run("load", a.players, a, deadline, a.profile))
     if a.json:
         print(json.dumps({"compression": a.compression, "when_over": a.when_over, "think_s": a.think,
-                          "database": "postgresql" if a.database_url else "sqlite",
+                          "database": "postgresql" if a.database_url else "sqlite", "server": a.server,
                           "goal": {"players": GOAL_PLAYERS, "p99_ms": GOAL_P99 * 1000},
                           "runs": [r.summary() for r in results]}, indent=2))
     else:
