@@ -10,10 +10,10 @@ seat to act at the current version then costs only the WebSocket traffic: no rul
 view building, no encoding. Which legal action the player chose is ignored (the table follows its
 recorded game).
 
-So ``python bench/server.py --server floor`` measures what uvicorn, Starlette and the benchmark's
-own client cost on this machine at a given number of tables: no real server on the same stack can
-be faster, and if the floor misses the latency goal, the goal is out of reach here whatever the
-server does.
+So ``python bench/server.py --server floor`` measures what uvicorn, Starlette and the simulated
+players cost on this machine at a given number of tables: no real server on the same stack can be
+faster, so what the floor misses with some players, no server meets with them
+(``bench/ws_players.mjs`` is a cheaper set of players, in Node).
 
     python bench/ws_floor.py [--port 0] [--games 8] [--seed 0]
 """
