@@ -25,7 +25,8 @@ main thread, the event loop, apart), the client processes' CPU and the rest of t
 run was disturbed. ``--think S`` makes players pause 0.5-1.5 S before each action, as people do;
 ``--profile FILE`` runs the big run's server under cProfile; ``--server floor`` replaces the server
 by ``bench/ws_floor.py`` (the same frames, prepared in advance, with no game and no database: the
-least any server on this stack can cost, so the best any could show on this machine).
+least any server on this stack can cost, so the best any could show on this machine with these
+players; ``bench/ws_players.mjs`` is a cheaper set of players, in Node).
 
 Goal (issue): 1,000 connected players (250 full tables), ack latency p99 at most 100 ms, no
 errors. Results and the analysis of where the time goes: ``bench/README.md``.
