@@ -596,7 +596,7 @@ def run(label: str, players: int, a: argparse.Namespace, deadline: float, profil
     print(f"[{label}] {tables * SEATS} players at {tables} tables, {procs} client process(es) ...", file=sys.stderr,
           flush=True)
     with tempfile.TemporaryDirectory(prefix="euchre-bench-") as tmp:
-        url, pg_name = fresh_database(a.database_url, tmp)
+        url, pg_name = fresh_database(None if a.server == "floor" else a.database_url, tmp)
         server = Server(url, tmp, profile, a.server)
         ctx = mp.get_context("spawn")
         workers: list[tuple[Any, Any]] = []
@@ -775,7 +775,8 @@ def main(argv: list[str] | None = None) -> int:
     results.append(run("load", a.players, a, deadline, a.profile))
     if a.json:
         print(json.dumps({"compression": a.compression, "when_over": a.when_over, "think_s": a.think,
-                          "database": "postgresql" if a.database_url else "sqlite", "server": a.server,
+                          "server": a.server,
+                          "database": "none" if a.server == "floor" else "postgresql" if a.database_url else "sqlite",
                           "goal": {"players": GOAL_PLAYERS, "p99_ms": GOAL_P99 * 1000},
                           "runs": [r.summary() for r in results]}, indent=2))
     else:

@@ -2,8 +2,9 @@
 
 A stand-in for ``euchre serve`` that speaks just enough of its protocol for ``bench/server.py``'s
 simulated players (``POST /api/tables``, ``POST /api/tables/{id}/start``, ``/ws/{id}`` with
-``hello`` and ``act``) and sends, for every action, exactly the frames the real server would: the
-``ack`` to the actor, then one ``state`` frame to each of the four seats. The frames are real:
+``hello`` and ``act``) and sends the frames the real server would: for every action the ``ack``
+to the actor, then one ``state`` frame to each of the four seats; when a player joins, a
+``welcome`` and the state to everyone at the table, and when one leaves, the state to the others. The frames are real:
 before serving, a few games are played with the engine and every seat's state frame at every
 version is built by the server's own code (``LiveTable``) and kept as text. An ``act`` from the
 seat to act at the current version then costs only the WebSocket traffic: no rules, no commit, no
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import random
 import secrets
 import sys
@@ -86,13 +88,23 @@ class FloorTable:
 
 def create_app(recordings: list[Recording]) -> Starlette:
     tables: dict[str, FloorTable] = {}
+    turn = itertools.count()
+    """Which recording the next table replays (finished tables leave ``tables``)."""
+
+    async def broadcast(t: FloorTable) -> None:
+        frames = t.rec.frames[t.v]
+        for s, other in list(t.sockets.items()):
+            try:
+                await other.send_text(frames[s])
+            except (WebSocketDisconnect, RuntimeError):
+                pass  # that player is leaving too
 
     async def healthz(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True, "tables": len(tables)})
 
     async def create(_request: Request) -> JSONResponse:
         tid = secrets.token_hex(6)
-        t = tables[tid] = FloorTable(recordings[len(tables) % len(recordings)])
+        t = tables[tid] = FloorTable(recordings[next(turn) % len(recordings)])
         links = [{"seat": s, "token": t.tokens[s]} for s in range(1, SEATS)]
         return JSONResponse({"id": tid, "seat": 0, "token": t.tokens[0], "links": links, "status": "waiting"},
                             status_code=201)
@@ -103,8 +115,7 @@ def create_app(recordings: list[Recording]) -> Starlette:
         if t is None or token != t.tokens[0] or t.v != 0:
             return JSONResponse({"error": "no"}, status_code=409)
         t.v = 1
-        for s, ws in list(t.sockets.items()):
-            await ws.send_text(t.rec.frames[1][s])
+        await broadcast(t)
         return JSONResponse({"id": request.path_params["table_id"], "status": "playing"})
 
     async def socket(ws: WebSocket) -> None:
@@ -121,13 +132,12 @@ def create_app(recordings: list[Recording]) -> Starlette:
                 if f.get("t") == "hello" and f.get("token") in t.tokens:
                     seat = t.tokens.index(f["token"])
                     t.sockets[seat] = ws
-                    await ws.send_text(t.rec.frames[t.v][seat])
+                    await ws.send_text(_frame("welcome", d={"table": tid, "seat": seat, "host": seat == 0}))
+                    await broadcast(t)  # the real server tells everyone of the new presence
                 elif f.get("t") == "act" and seat is not None and t.rec.to_act[t.v] == seat and f.get("v") == t.v:
                     t.v += 1
                     await ws.send_text(_frame("ack", id=f.get("id"), v=t.v))
-                    frames = t.rec.frames[t.v]
-                    for s, other in list(t.sockets.items()):
-                        await other.send_text(frames[s])
+                    await broadcast(t)
                     if t.rec.to_act[t.v] is None:
                         tables.pop(tid, None)  # over: the players leave and the host opens a new table
                 else:
@@ -137,6 +147,7 @@ def create_app(recordings: list[Recording]) -> Starlette:
         finally:
             if seat is not None and t is not None and t.sockets.get(seat) is ws:
                 del t.sockets[seat]
+                await broadcast(t)  # and of a departure
 
     return Starlette(routes=[Route("/healthz", healthz), Route("/api/tables", create, methods=["POST"]),
                              Route("/api/tables/{table_id}/start", start, methods=["POST"]),

@@ -31,8 +31,9 @@ def test_the_load_benchmark_plays_without_errors(server: str) -> None:
     (run,) = data["runs"]
     assert run["label"] == "load" and run["connected"] == 8
     assert run["errors"] == 0, run["error_kinds"]
-    assert run["actions_acked"] > 20
-    assert 0 < run["ack_ms"]["p50"] <= run["ack_ms"]["p99"]
+    assert run["actions_acked"] > 20 and run["ack_ms"]["p50"] > 0
+    # every action is acknowledged to its player and shown to all four seats
+    assert run["frames_received"] >= 5 * run["actions_acked"]
 
 
 def test_the_floor_sends_the_real_servers_frames() -> None:
@@ -44,13 +45,15 @@ def test_the_floor_sends_the_real_servers_frames() -> None:
     finally:
         sys.path.remove(str(ROOT / "bench"))
     rec = ws_floor.Recording(3)
-    assert len(rec.frames) == len(rec.to_act) > 30
-    assert rec.to_act[0] is None and rec.to_act[-1] is None  # waiting, and over
-    assert all(seat in range(4) for seat in rec.to_act[1:-1])
+    assert len(rec.frames) > 30
     for v, frames in enumerate(rec.frames):
         decoded = [json.loads(f) for f in frames]
         assert [d["v"] for d in decoded] == [v] * 4
         assert [d["d"]["seat"] for d in decoded] == [0, 1, 2, 3]
+        # the seat the floor lets act is the one whose frame offers it choices
+        offered = [s for s, d in enumerate(decoded) if d["d"]["view"] and d["d"]["view"]["legal"]]
+        assert offered == ([] if rec.to_act[v] is None else [rec.to_act[v]])
+    assert json.loads(rec.frames[0][0])["d"]["status"] == "waiting"
     last = json.loads(rec.frames[-1][0])["d"]
     assert last["status"] == "over" and last["winners"]
     # each seat's frame is that seat's own view (its own hand), as the real server sends it
