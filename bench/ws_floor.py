@@ -161,8 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=8, help="recorded games the tables take in turn (default 8)")
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    recordings = [Recording(a.seed * 1000 + i) for i in range(max(1, a.games))]
-    sock = bind(a.host, a.port)
+    if not 0 <= a.port <= 65535 or a.games < 1:
+        p.error("need 0 <= --port <= 65535 and --games >= 1")
+    recordings = [Recording(a.seed * 1000 + i) for i in range(a.games)]
+    try:
+        sock = bind(a.host, a.port)
+    except OSError as e:
+        p.error(f"cannot listen on {a.host}:{a.port}: {e.strerror or e}")
     print(f"Floor server: http://{a.host}:{sock.getsockname()[1]}/", flush=True)
     # the settings of `euchre serve` (euchre/server/run.py): no compression, pings every 20 s
     cfg = uvicorn.Config(create_app(recordings), log_level="warning", ws_per_message_deflate=False,
