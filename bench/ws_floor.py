@@ -4,12 +4,12 @@ A stand-in for ``euchre serve`` that speaks just enough of its protocol for ``be
 simulated players (``POST /api/tables``, ``POST /api/tables/{id}/start``, ``/ws/{id}`` with
 ``hello`` and ``act``) and sends the frames the real server would: for every action the ``ack``
 to the actor, then one ``state`` frame to each of the four seats; when a player joins, a
-``welcome`` and the state to everyone at the table, and when one leaves, the state to the others. The frames are real:
-before serving, a few games are played with the engine and every seat's state frame at every
-version is built by the server's own code (``LiveTable``) and kept as text. An ``act`` from the
-seat to act at the current version then costs only the WebSocket traffic: no rules, no commit, no
-view building, no encoding. Which legal action the player chose is ignored (the table follows its
-recorded game).
+``welcome`` and the state to everyone at the table; when one leaves, the state to the others.
+The frames are real: before serving, a few games are played with the engine and every seat's
+state frame at every version is built by the server's own code (``LiveTable``) and kept as text.
+An ``act`` from the seat to act at the current version then costs only the WebSocket traffic: no
+rules, no commit, no view building, no encoding. Which legal action the player chose is ignored
+(the table follows its recorded game).
 
 So ``python bench/server.py --server floor`` measures what uvicorn, Starlette and the simulated
 players cost on this machine at a given number of tables: no real server on the same stack can be
