@@ -17,6 +17,7 @@ from euchre.errors import (
     RulesError,
 )
 from euchre.game import Game
+from euchre.hints import Hint, hint
 from euchre.rules import Rules
 from euchre.state import Deal, Phase, State, Trick
 from euchre.view import PlayerView
@@ -24,7 +25,7 @@ from euchre.view import PlayerView
 __all__ = [
     "Action", "Kind", "Card", "CardSet", "Suit", "JOKER", "Rules", "Game", "State", "Deal", "Phase",
     "Trick", "PlayerView", "EuchreError", "InvalidActionError", "IllegalActionError", "RulesError",
-    "DealError", "RecordError",
+    "DealError", "RecordError", "hint", "Hint",
 ]
 
 __version__ = "0.1.0"

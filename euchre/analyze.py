@@ -1,16 +1,18 @@
 """Game review: how many expected points each decision of a recorded game gave away.
 
-Every decision with a real choice (more than one legal action) is put to the search bot from the
-deciding seat's own view, exactly as the seat saw the table then: each legal action gets its
-expected points for the seat's side this hand (bidding followed by sound play, see
-:mod:`euchre.bots.search`), and the decision's *loss* is the best action's expectation minus the
-chosen one's. Summed per player it is the Euchre counterpart of a chess engine's game review.
+Every decision with a real choice (more than one legal action) is put to :func:`euchre.hints.hint`
+(the search bot behind the terminal's and the browser's hints) from the deciding seat's own
+view, exactly as the seat saw the table then: each legal action gets its expected points for
+the seat's side this hand (bidding followed by sound play, see :mod:`euchre.bots.search`), and
+the decision's *loss* is the best action's expectation minus the chosen one's. Summed per player
+it is the Euchre counterpart of a chess engine's game review.
 Points, not the chance of winning the game, are the unit, so losses add up across hands and
 read the same at any score.
 
 The estimate is a sample, so tiny losses are noise: :data:`NOISE` points and less are reported as
-0 (``mistake`` needs at least :data:`MISTAKE`). The evaluations use fixed seeds, so a review of the
-same record is the same every time.
+0 (``mistake`` needs at least :data:`MISTAKE`). The evaluations use fixed seeds and budgets of
+sampled deals (never of time), so a review of the same record is the same every time and on every
+machine.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot
 from euchre.describe import action_words
 from euchre.game import Game
+from euchre.hints import Hint, hint
 from euchre.state import Phase, State
 from euchre.view import PlayerView
 
@@ -51,7 +53,7 @@ class Decision:
     best_words: str
     loss: float
     """Expected points the choice gave away against the best one (0 when it was the best)."""
-    evaluations: tuple[Evaluation, ...]
+    evaluations: tuple[Hint, ...]
 
     @property
     def mark(self) -> str:
@@ -69,7 +71,8 @@ class Decision:
             "hand": self.hand, "number": self.number, "seat": self.seat, "phase": self.phase.name.lower(),
             "action": str(self.action), "words": self.words, "best": str(self.best),
             "best_words": self.best_words, "loss": round(self.loss, 3), "mark": self.mark,
-            "options": [{"action": str(e.action), "points": round(e.points, 3)} for e in self.evaluations],
+            "options": [{"action": str(e.action), "points": round(e.points, 3), "stderr": round(e.stderr, 3)}
+                        for e in self.evaluations],
         }
 
 
@@ -129,10 +132,8 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
         seat = state.to_act
         chosen = game.hands[hi].history[ai]
         view = PlayerView.of(state, seat)
-        bot = SearchBot(seed=seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
-                        time_limit=None, score_aware=False, bid_margin=0.0, alone_margin=0.0,
-                        close_factor=1)  # the budget asked for, on every decision alike
-        evaluations = tuple(sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points))
+        evaluations = tuple(hint(view, seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
+                                 actions=legal))
         best = evaluations[0]
         mine = next(e for e in evaluations if e.action == chosen)
         loss = best.points - mine.points

@@ -111,8 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None,
                       help=f"strength of the computer players (default {DEFAULT_LEVEL}; see docs/bots.md)")
     play.add_argument("--bots", default=None,
-                      help="instead of --level: a bot (random, novice, heuristic, search, or exec:COMMAND for a "
-                           "program speaking docs/protocol.md), or one per other seat, comma-separated")
+                      help="instead of --level: a bot (random, novice, heuristic, search, a level, NAME:{JSON options} "
+                           "such as 'search:{\"samples\": 50}', or exec:COMMAND for a program speaking "
+                           "docs/protocol.md), or one per other seat, comma-separated")
     play.add_argument("--no-hints", action="store_true",
                       help="turn off hints (type 'hint' at your turn for the strongest bot's view)")
     play.add_argument("--name", default="You", help="your name at the table")
@@ -140,7 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "per hand, the margin A-B with a 95% interval over game pairs, games won and the makers' "
                     "rates. See docs/arena.md.")
     _add_rule_options(arena)
-    arena.add_argument("a", metavar="A", help="bot A: a registered name (see --bots of play) or exec:COMMAND")
+    arena.add_argument("a", metavar="A", help="bot A: a bot or a level (expert, hard, medium, easy, search, heuristic, "
+                                              "random, ...), with JSON options as in 'search:{\"samples\": 50}', "
+                                              "or exec:COMMAND")
     arena.add_argument("b", metavar="B", help="bot B, the same kinds of name")
     arena.add_argument("--deals", type=_positive_int, default=1000, metavar="N",
                        help="play game pairs until every seating has dealt at least N hands (default 1000)")
@@ -307,14 +310,20 @@ def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | Non
     """Bots for some seats from ``--bots``: one name for all, one per side (four players), or one
     per seat. ``exec:COMMAND`` is an external program speaking the bot protocol (no commas in it)."""
     from euchre.bots import bot_names, make_bot
-    from euchre.bots.base import EXEC_PREFIX
+    from euchre.bots.base import EXEC_PREFIX, split_bot_list, split_spec
 
-    names = [s.strip() for s in spec.split(",") if s.strip()]
+    names = split_bot_list(spec)
     if not names:
         raise RulesError("--bots: give at least one bot name")
-    unknown = [n for n in names if n not in bot_names() and not n.lower().startswith(EXEC_PREFIX)]
-    if unknown:
-        raise RulesError(f"--bots: unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
+    for n in names:
+        if n.lower().startswith(EXEC_PREFIX):
+            continue
+        try:
+            kind = split_spec(n)[0]
+        except ValueError as e:
+            raise RulesError(f"--bots: {e}") from None
+        if kind.lower() not in bot_names():
+            raise RulesError(f"--bots: unknown bot {kind!r}; bots: {', '.join(bot_names())}")
     if len(names) == 1:
         names = names * len(seats)
     elif rules is not None and rules.players == 4 and len(names) == 2 and len(seats) == 4:
@@ -396,12 +405,11 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _hint_function() -> Any:
-    """Hints come from the strongest bot: the search bot at the expert budget, allowed a little
-    longer (a human asked and waits for it)."""
-    from euchre.bots.search import SearchBot
+    """Hints come from :func:`euchre.hints.hint`, seeded from the position: the same answer every
+    time it is asked."""
+    from euchre.hints import hint
 
-    adviser = SearchBot(seed=0, time_limit=1.0)
-    return adviser.evaluate
+    return hint
 
 
 def _warm_up_solver() -> None:

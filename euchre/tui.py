@@ -382,14 +382,20 @@ def play_terminal(
 
 def hint_text(view: PlayerView, evaluations: Sequence[Any]) -> Text:
     """The hint: every choice in words with its expected points for the human's side this hand,
-    best first ("lead the right bower: +0.80 expected points")."""
+    best first ("lead the right bower: +0.80 expected points"), with the estimate's uncertainty
+    when it has one (a :class:`~euchre.hints.Hint`): choices the search cannot tell from the best
+    say so instead of looking worse."""
     out = Text("Hint (the strongest bot's estimate of the points your side can expect this hand):\n",
                style="bold")
     evaluations = sorted(evaluations, key=lambda e: -e.points)
     for i, e in enumerate(evaluations):
         words = action_words(e.action, view)
         style = "bold green" if i == 0 else ""
-        out += Text(f"  {words}: {e.points:+.2f} expected points", style=style)
+        err = getattr(e, "stderr", 0.0)
+        spread = f" \u00b1 {2 * err:.2f}" if err > 0 else ""
+        out += Text(f"  {words}: {e.points:+.2f}{spread} expected points", style=style)
+        if i > 0 and getattr(e, "about_even", False):
+            out += Text(" (about even with the best)", style="green")
         if i + 1 < len(evaluations):
             out += Text("\n")
     return out

@@ -277,7 +277,7 @@ def serve(url: str, *, limits: bool = False, clock: Callable[[], float] | None =
 
     from euchre.server.core import ServerConfig
 
-    cfg = ServerConfig(**{"bot_delay": 0.0, "hint_time": 0.05, **config})
+    cfg = ServerConfig(**{"bot_delay": 0.0, "hint_samples": 6, "hint_bid_samples": 4, **config})
     with in_process_server(url, cfg, limits=limits, clock=clock) as base, \
             httpx.Client(base_url=base, timeout=10) as http:
         yield Live(url, base, http)

@@ -170,6 +170,21 @@ def test_cli_table_with_rule_switches(capsys: pytest.CaptureFixture[str]) -> Non
     assert d["rules"]["deals"] == 2 and d["rules"]["target"] is None and d["margin"] == 0
 
 
+def test_cli_takes_levels_and_bots_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``euchre arena medium easy`` and ``search:{...}`` specs: what a curious player types first."""
+    assert main(["arena", "medium", "easy", "--deals", "30", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["a"]["name"] == "medium" and d["b"]["name"] == "easy" and d["margin"] > 0
+    tiny = 'search:{"samples": 3, "bid_samples": 2}'
+    assert main(["arena", tiny, "heuristic", "--game-deals", "1", "--deals", "2", "--jobs", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["a"]["name"] == tiny and d["hands"] >= 2
+    # A level with its options changed is another bot; the same level against itself is even.
+    assert main(["arena", 'hard:{"samples": 3, "bid_samples": 2}', 'hard:{"samples": 3, "bid_samples": 2}',
+                 "--game-deals", "1", "--deals", "2", "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["margin"] == 0
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -180,6 +195,10 @@ def test_cli_table_with_rule_switches(capsys: pytest.CaptureFixture[str]) -> Non
         (["arena", "random"], "the following arguments are required: B"),
         (["arena", "random", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
         (["arena", "random", "random", "--rules", "two-handed", "--going-alone"], "Rules.going_alone"),
+        (["arena", "search:{samples: 5}", "random"], "argument A: bot 'search:{samples: 5}': the options after ':' "
+                                                    "are not JSON"),
+        (["arena", "random", 'expert:{"sample": 5}'], "argument B: bot 'expert:{\"sample\": 5}': "),
+        (["arena", "random", "search:[5]"], "must be a JSON object"),
     ],
 )
 def test_cli_bad_input_exits_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:

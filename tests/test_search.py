@@ -27,7 +27,7 @@ AMERICAN = Rules.preset("american")
 
 def tiny(seed: int = 0, **kw: object) -> SearchBot:
     """A search bot on a budget small enough for unit tests, deterministic (no clock)."""
-    opts: dict[str, object] = {"samples": 4, "bid_samples": 3, "min_samples": 2, "time_limit": None,
+    opts: dict[str, object] = {"samples": 4, "bid_samples": 3, "min_samples": 2,
                                "close_factor": 1}
     opts.update(kw)
     return SearchBot(seed=seed, **opts)  # type: ignore[arg-type]

@@ -403,7 +403,7 @@ def test_every_preset_is_scanned() -> None:
 def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, tmp_path: Path) -> None:
     url = fresh_database("sqlite", tmp_path)
     seed = sum(map(ord, preset + json.dumps(rules)))
-    with serve(url, bot_delay=0.0, away_timeout=0.1, hint_time=0.02) as base:
+    with serve(url, bot_delay=0.0, away_timeout=0.1, hint_samples=4, hint_bid_samples=3) as base:
         tables = asyncio.run(asyncio.wait_for(play_many(base, preset, rules, level, games, seed), 150))
         counts = scan(url, base, tables)
     assert counts["frames"] > 100 * games and counts["cards"] > 1000 * games, counts
@@ -416,7 +416,7 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
 
 def test_leak_scan_postgresql(tmp_path: Path) -> None:
     url = fresh_database("postgresql", tmp_path)
-    with serve(url, bot_delay=0.0, away_timeout=0.1, hint_time=0.02) as base:
+    with serve(url, bot_delay=0.0, away_timeout=0.1, hint_samples=4, hint_bid_samples=3) as base:
 
         async def one() -> list[Table]:
             with httpx.Client(base_url=base, timeout=30) as client:

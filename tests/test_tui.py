@@ -283,7 +283,7 @@ def test_hint_from_the_search_bot() -> None:
 
     game = Game(Rules(), seed=11, dealer=3)
     con = console()
-    adviser = SearchBot(seed=0, samples=3, bid_samples=2, min_samples=1, time_limit=None)
+    adviser = SearchBot(seed=0, samples=3, bid_samples=2, min_samples=1)
     play_terminal(game, 0, bots_for(game, 0), con, scripted(["hint", "quit"]), hint_fn=adviser.evaluate)
     lines = hint_lines(con.export_text())[0]
     assert sorted(ln.split(":")[0] for ln in lines) == ["order up", "order up and go alone", "pass"]

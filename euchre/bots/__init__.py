@@ -11,6 +11,8 @@ Built-in bots: ``random`` (uniform over the legal actions) and ``heuristic`` (a 
 player). Other modules add theirs with :func:`register_bot`.
 """
 
+import json
+
 from euchre.bots.base import Bot, BotFactory, bot_descriptions, bot_names, make_bot, make_bots, register_bot
 from euchre.bots.heuristic import HeuristicBot
 from euchre.bots.levels import NoviceBot
@@ -26,3 +28,17 @@ register_bot("random", RandomBot, "uniformly random legal actions (seeded): the 
 register_bot("heuristic", HeuristicBot, "rule-based: bids on hand strength, draws trump, wins cheaply")
 register_bot("novice", NoviceBot, "the heuristic player with lapses: a third of its cards at random (level easy)")
 register_bot("search", SearchBot, "samples the unseen cards and solves each deal exactly: the strongest")
+
+
+def _register_levels() -> None:
+    """Each difficulty level is a bot name too (``euchre arena expert hard``)."""
+    from functools import partial
+
+    from euchre.bots.levels import LEVELS, level_bot
+
+    for level, (kind, opts) in LEVELS.items():
+        shown = f"{kind} {json.dumps(opts)}" if opts else kind
+        register_bot(level, partial(level_bot, level), f"level {level}: {shown}")
+
+
+_register_levels()

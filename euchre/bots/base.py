@@ -9,6 +9,7 @@ short name with a factory, so the CLI, the terminal game and tournaments can all
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from euchre.actions import Action
 from euchre.view import PlayerView
 
 __all__ = ["Bot", "BotFactory", "register_bot", "make_bot", "make_bots", "bot_names", "bot_descriptions",
-           "EXEC_PREFIX"]
+           "EXEC_PREFIX", "split_spec", "split_bot_list"]
 
 
 class Bot(ABC):
@@ -83,10 +84,26 @@ def bot_descriptions() -> dict[str, str]:
     return {name: _REGISTRY[name].description for name in bot_names()}
 
 
+def split_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec's name and options: ``"search"``, or ``'search:{"samples": 50}'`` with a JSON
+    object of options for the factory. ``ValueError`` says what is wrong with bad options."""
+    name, sep, opts = spec.strip().partition(":")
+    if not sep:
+        return name.strip(), {}
+    try:
+        options = json.loads(opts)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"bot {spec!r}: the options after ':' are not JSON ({e})") from None
+    if not isinstance(options, dict):
+        raise ValueError(f"bot {spec!r}: the options after ':' must be a JSON object, like {{\"samples\": 50}}")
+    return name.strip(), options
+
+
 def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
-    """A new bot of the registered kind ``name``; ``seed`` makes a randomised bot repeatable,
-    ``opts`` are passed to the factory. An unknown name raises ``ValueError`` listing the known
-    ones.
+    """A new bot from a spec: a registered kind or level (``"search"``, ``"expert"``), optionally
+    with JSON options (``'search:{"samples": 50}'``, ``'expert:{"samples": 400}'``); ``seed`` makes a
+    randomised bot repeatable, ``opts`` are passed to the factory too (over the spec's). An unknown
+    name raises ``ValueError`` listing the known ones, and so does an option the bot does not take.
 
     A name starting with ``exec:`` is not looked up: ``"exec:python3 my_bot.py"`` is an
     :class:`~euchre.bots.external.ExternalBot` running that command (the bot protocol of
@@ -95,18 +112,62 @@ def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
         from euchre.bots.external import ExternalBot
 
         return ExternalBot(name.strip()[len(EXEC_PREFIX):].strip(), seed=seed, **opts)
-    entry = _REGISTRY.get(_key(name))
+    kind, options = split_spec(name)
+    entry = _REGISTRY.get(_key(kind))
     if entry is None:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
-    return entry.factory(seed=seed, **opts)
+        raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(bot_names())}")
+    try:
+        return entry.factory(seed=seed, **{**options, **opts})
+    except BotOptionError as e:  # a level's bot refused the option: name the level, as it was asked
+        raise BotOptionError(name.strip(), e.detail) from None
+    except TypeError as e:
+        if "argument" not in str(e):
+            raise
+        raise BotOptionError(name.strip(), str(e)) from None
+
+
+class BotOptionError(ValueError):
+    """A bot spec with an option its bot does not take."""
+
+    def __init__(self, spec: str, detail: str) -> None:
+        super().__init__(f"bot {spec!r}: {detail}")
+        self.detail = detail
+
+
+def split_bot_list(text: str) -> list[str]:
+    """A comma-separated list of bot specs, split at the commas outside JSON options:
+    ``'random,search:{"samples": 9, "bid_samples": 4}'`` is two bots."""
+    out: list[str] = []
+    cur: list[str] = []
+    depth, quoted = 0, False
+    prev = ""
+    for ch in text:
+        if quoted:
+            quoted = not (ch == '"' and prev != "\\")
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            prev = ch
+            continue
+        cur.append(ch)
+        prev = ch
+    out.append("".join(cur))
+    return [p.strip() for p in out if p.strip()]
 
 
 def make_bots(names: str | Sequence[str], seed: int | None = None) -> list[Bot]:
-    """Bots from a list of names or a comma-separated text (``"random,heuristic"``). With a
-    seed, bot ``i`` gets ``seed + i``, so two bots of one kind do not play in lockstep.
+    """Bots from a list of specs or a comma-separated text (``"random,heuristic"``,
+    ``'expert,search:{"samples": 9}'``). With a seed, bot ``i`` gets ``seed + i``, so two bots of
+    one kind do not play in lockstep.
 
     ``exec:COMMAND`` names an external program (see :func:`make_bot`); in a comma-separated text
     the command cannot contain a comma (pass a list to use one)."""
     if isinstance(names, str):
-        names = [n for n in (p.strip() for p in names.split(",")) if n]
+        names = split_bot_list(names)
     return [make_bot(n, None if seed is None else seed + i) for i, n in enumerate(names)]

@@ -62,7 +62,7 @@ def level_spec(level: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
 
 
-def level_bot(level: str, seed: int | None = None) -> Bot:
-    """A new bot playing at ``level``."""
-    name, opts = level_spec(level)
-    return make_bot(name, seed=seed, **opts)
+def level_bot(level: str, seed: int | None = None, **opts: Any) -> Bot:
+    """A new bot playing at ``level``; ``opts`` change the level's options (``samples=400``)."""
+    name, base = level_spec(level)
+    return make_bot(name, seed=seed, **{**base, **opts})

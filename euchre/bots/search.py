@@ -64,8 +64,8 @@ OpenSpiel's IS-MCTS; bench/README.md):
 
 from __future__ import annotations
 
+import math
 import random
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -156,6 +156,13 @@ class Evaluation:
     (passing now to call in round 2): such a call is as optimistic as one made now, so the choice
     charges it the same :data:`BID_MARGIN` and :data:`ALONE_MARGIN`, weighted by how often it
     happens."""
+    stderr: float = 0.0
+    """Standard error of ``points`` from the sampling: another seed moves ``points`` by about this
+    much (by more one time in three)."""
+    stderr_vs_best: float = 0.0
+    """Standard error of the difference in ``points`` between the action with the most expected
+    points and this one, over the same samples (0 for that action itself): two actions whose
+    difference is within about twice this are not told apart by the search."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +180,7 @@ class _Sums:
     action, and the later decisions of the seat's own by (action, history there) -> choice ->
     [points, utility, weight]."""
 
-    __slots__ = ("sums", "later", "weight", "count")
+    __slots__ = ("sums", "later", "weight", "count", "rows")
 
     def __init__(self, sums: dict[Action, list[float]],
                  later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]]) -> None:
@@ -181,6 +188,8 @@ class _Sums:
         self.later = later
         self.weight = 0.0
         self.count = 0
+        self.rows: list[tuple[float, dict[Action, tuple[float, float] | _Later]]] = []
+        """Each sample's weight and values, for the standard errors."""
 
     def add(self, values: dict[Action, tuple[float, float] | _Later], w: float) -> None:
         """One more sample's values, with its weight."""
@@ -197,30 +206,40 @@ class _Sums:
             self.sums[a][1] += w * v[1]
         self.weight += w
         self.count += 1
+        self.rows.append((w, values))
 
 
 class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
     ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
-    costs a whole-hand solve per sample and candidate); ``time_limit`` (seconds) stops sampling
-    early on a slow machine, after at least ``min_samples``; a close bid (its best choice ahead by
+    costs a whole-hand solve per sample and candidate); ``min_samples`` are taken in round 2 before
+    hopeless calls are dropped; a close bid (its best choice ahead by
     less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
     (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
     it did not pay, see the module docstring), ``score_aware`` values points by the chance of
     winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
     plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
+
+    Every budget is a count of samples, never a time: a decision is a function of the seed and the
+    view (and of the bot's earlier decisions in the game, which advance its random generator), the
+    same on a loaded machine as on an idle one. ``time_limit`` is accepted only as ``None`` (old
+    bench commands pass it); sampling used to stop on the clock, which made the arena, hints and
+    reviews differ from run to run.
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = 64,
-                 min_samples: int = 8, time_limit: float | None = 0.35, infer_bids: bool = False,
+                 min_samples: int = 8, time_limit: None = None, infer_bids: bool = False,
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
                  close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS) -> None:
+        if time_limit is not None:
+            raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
+                             "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
         self.tie_points = tie_points
         self.close_factor = close_factor
@@ -230,7 +249,6 @@ class SearchBot(Bot):
         self.samples = samples
         self.bid_samples = bid_samples
         self.min_samples = min_samples
-        self.time_limit = time_limit
         self.infer_bids = infer_bids
         self.score_aware = score_aware
         self.bid_margin = bid_margin
@@ -270,15 +288,11 @@ class SearchBot(Bot):
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
         most = count * self.close_factor if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
-        start = time.perf_counter()
         acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
         fits: dict[tuple[int, ...], Action | None] = {}  # the other side's plays, explained
         candidates = legal
         i = 0
         while i < most:
-            if (self.time_limit is not None and i >= self.min_samples
-                    and time.perf_counter() - start > self.time_limit):
-                break
             sample = view.resample(self._rng)
             w = self._weight(sample, seat) if self.infer_bids else 1.0
             if self.infer_play is not None and not bidding:
@@ -298,21 +312,56 @@ class SearchBot(Bot):
         sums = {a: list(acc.sums[a]) for a in candidates}
         debt = dict.fromkeys(candidates, 0.0)  # margins owed by later calls (weighted points)
         slope = self._slope(view)
-        for (a, _), group in acc.later.items():
+        choice: dict[tuple[Action, tuple[int, ...]], Action] = {}
+        for (a, hist), group in acc.later.items():
             if a not in sums:
                 continue
             # The seat will choose once for all the deals it cannot tell apart, as it does now.
             best = max(group, key=lambda b: group[b][1] - group[b][2] * self._margin(b, view) * slope)
+            choice[(a, hist)] = best
             pts, util, w = group[best]
             sums[a][0] += pts
             sums[a][1] += util
             debt[a] += w * self._margin(best, view)
+        errors = self._stderrs(acc, candidates, choice)
         out = []
         for a in candidates:
             pts, util = (x / acc.weight for x in sums[a])
-            out.append(Evaluation(a, pts, util, acc.count, debt[a] / acc.weight))
+            out.append(Evaluation(a, pts, util, acc.count, debt[a] / acc.weight, *errors[a]))
         out.sort(key=lambda e: -self._adjusted(e, view))
         return out
+
+    @staticmethod
+    def _stderrs(acc: _Sums, candidates: list[Action],
+                 choice: dict[tuple[Action, tuple[int, ...]], Action]) -> dict[Action, tuple[float, float]]:
+        """(standard error of the points, standard error of the difference to the action with the
+        most points) per action, from each sample's points (weighted; the effective number of
+        samples is ``(sum w)^2 / sum w^2``)."""
+        rows = acc.rows
+        per: dict[Action, list[float]] = {a: [] for a in candidates}
+        weights = [w for w, _ in rows]
+        for _, values in rows:
+            for a in candidates:
+                v = values[a]
+                if isinstance(v, _Later):
+                    b = choice.get((a, v.history))
+                    per[a].append(v.values[b][0] if b is not None and b in v.values else 0.0)
+                else:
+                    per[a].append(v[0])
+        total = sum(weights)
+        n_eff = total * total / max(sum(w * w for w in weights), 1e-300)
+
+        def se(xs: list[float]) -> float:
+            if len(xs) < 2 or n_eff <= 1.0:
+                return 0.0
+            mean = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
+            var = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs, strict=True)) / total
+            return math.sqrt(var / (n_eff - 1))
+
+        means = {a: sum(w * x for w, x in zip(weights, per[a], strict=True)) / total for a in candidates}
+        top = max(candidates, key=lambda a: means[a])
+        return {a: (se(per[a]), 0.0 if a == top else se([t - x for t, x in zip(per[top], per[a], strict=True)]))
+                for a in candidates}
 
     def _gap(self, ranked: list[Evaluation], view: PlayerView) -> float:
         """How far (in points) the best action leads the next one, margins included."""

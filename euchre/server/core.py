@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,13 +34,18 @@ from euchre.bots.levels import LEVELS, level_bot
 from euchre.describe import action_words
 from euchre.errors import EuchreError
 from euchre.game import Game
+from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
 from euchre.server.db import EventRow, Op, SeatRow, Store, TableRow, now, token_hash
+from euchre.view import PlayerView
 
 __all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Unloaded", "Writer", "ServerConfig"]
 
 log = logging.getLogger("euchre.server")
+
+HINT_CACHE = 256
+"""Hints the hub remembers (a position asked about again is answered at once)."""
 
 
 class Refusal(Exception):
@@ -67,8 +73,11 @@ class ServerConfig:
     """Seconds a computer player waits before acting at a table with people (0: at once)."""
     away_timeout: float = 60.0
     """Seconds a disconnected player's seat waits before a computer player stands in."""
-    hint_time: float = 1.0
-    """Seconds the hint search may take."""
+    hint_samples: int = HINT_SAMPLES
+    """Sampled deals per card-play hint (:func:`euchre.hints.hint`; a budget of work, not of time,
+    so the same position always gets the same hint)."""
+    hint_bid_samples: int = HINT_BID_SAMPLES
+    """Sampled deals per bidding hint."""
     bot_threads: int = 2
     connect_limit: float = 20.0
     """New WebSocket connections a minute per client address (0: no limit). Above the peaks of
@@ -629,19 +638,17 @@ class LiveTable:
                 c.push(frame)
 
     async def hint(self, seat: int) -> list[dict[str, Any]]:
-        """The strongest bot's expected points for each of the seat's choices, best first."""
-        from euchre.bots.search import SearchBot
-
+        """The strongest bot's expected points for each of the seat's choices, best first
+        (:func:`euchre.hints.hint`, seeded from the position: asking again gives the same answer,
+        from the hub's cache)."""
         async with self.lock:
             g = self.game
             if g is None or self.status != "playing" or g.to_act != seat:
                 raise Refusal("not_your_turn", "hints are for the seat to act")
             view = g.view(seat)
-        adviser = SearchBot(seed=secrets.randbelow(2**31), time_limit=self.hub.config.hint_time)
-        loop = asyncio.get_running_loop()
-        evals = await loop.run_in_executor(self.hub.bot_threads, adviser.evaluate, view)
-        return [{"action": str(e.action), "words": action_words(e.action, view), "points": round(e.points, 3)}
-                for e in sorted(evals, key=lambda e: -e.points)]
+        hints = await self.hub.hint(view)
+        return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
+                 "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]
 
     # --- memory ------------------------------------------------------------------------------------
     def bot_due(self) -> bool:
@@ -682,6 +689,26 @@ class Hub:
         """Tables dropped from memory since the start (idle or abandoned)."""
         self.abandoned = 0
         """Waiting tables marked ``abandoned`` since the start."""
+        self._hints: OrderedDict[int, list[Hint]] = OrderedDict()
+        """The last hints worked out, by position (:func:`euchre.hints.position_seed`)."""
+
+    async def hint(self, view: PlayerView) -> list[Hint]:
+        """The hint for a view, from the cache when the position was asked about before."""
+        from euchre.hints import hint, position_seed
+
+        key = position_seed(view)
+        cached = self._hints.get(key)
+        if cached is not None:
+            self._hints.move_to_end(key)
+            return cached
+        cfg = self.config
+        loop = asyncio.get_running_loop()
+        hints = await loop.run_in_executor(
+            self.bot_threads, functools.partial(hint, view, samples=cfg.hint_samples, bid_samples=cfg.hint_bid_samples))
+        self._hints[key] = hints
+        while len(self._hints) > HINT_CACHE:
+            self._hints.popitem(last=False)
+        return hints
 
     async def start(self) -> None:
         """Replay the unfinished tables from the database, set their bots going again, and start

@@ -612,13 +612,18 @@
     if (!S.hints) return;
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
     const view = d && d.view;
+    let i = 0;
     for (const h of S.hints.items) {
       const li = el("li", { dataset: { hintAction: String(h.action || "") } });
       li.append(el("span", { class: "act" }, ...actionLabelNodes(String(h.action || ""), view)));
       const p = Number(h.points);
-      li.append(el("span", { class: "pts " + (p > 0 ? "pos" : p < 0 ? "neg" : ""), text: fmtPoints(h.points), title: "expected points" }));
-      li.append(el("span", { class: "words", text: String(h.words || "") }));
+      const err = Number(h.stderr);
+      const spread = isFinite(err) && err > 0 ? ` \u00b1${(2 * err).toFixed(2)}` : "";
+      li.append(el("span", { class: "pts " + (p > 0 ? "pos" : p < 0 ? "neg" : ""), text: fmtPoints(h.points),
+                             title: "expected points" + (spread ? ` (${spread.trim()}, a 95% interval)` : "") }));
+      li.append(el("span", { class: "words", text: String(h.words || "") + (h.even && i > 0 ? " (about even with the best)" : "") }));
       list.append(li);
+      i += 1;
     }
     if (!S.hints.items.length) list.append(el("li", { class: "muted", text: "No hint available." }));
   }
