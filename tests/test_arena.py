@@ -180,7 +180,7 @@ def test_cli_takes_levels_and_bots_with_options(capsys: pytest.CaptureFixture[st
     d = json.loads(capsys.readouterr().out)
     assert d["a"]["name"] == tiny and d["hands"] >= 2
     # A level with its options changed is another bot; the same level against itself is even.
-    assert main(["arena", 'hard:{"samples": 3, "bid_samples": 2}', 'hard:{"samples": 3, "bid_samples": 2}',
+    assert main(["arena", 'expert:{"samples": 3, "bid_samples": 2}', 'expert:{"samples": 3, "bid_samples": 2}',
                  "--game-deals", "1", "--deals", "2", "--jobs", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["margin"] == 0
 

@@ -191,12 +191,17 @@ def test_orders_with_both_bowers() -> None:
     assert HeuristicBot().choose(view) == ORDER
 
 
-def test_goes_alone_with_bowers_ace_and_off_ace() -> None:
-    view = view_after(Rules(), ["Jh Jd Ah Ac 9s", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh Kh Jc Js"], "9h", [])
+def test_goes_alone_with_five_sure_tricks_but_not_with_a_sure_loser() -> None:
+    view = view_after(Rules(), ["Jh Jd Ah Kh Ac", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh 9s Jc Js"], "9h", [])
     assert HeuristicBot().choose(view) == ORDER_ALONE
-    no_alone = view_after(Rules(going_alone=False), ["Jh Jd Ah Ac 9s", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d",
-                                                     "Th Qh Kh Jc Js"], "9h", [])
+    no_alone = view_after(Rules(going_alone=False), ["Jh Jd Ah Kh Ac", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d",
+                                                     "Th Qh 9s Jc Js"], "9h", [])
     assert HeuristicBot().choose(no_alone) == ORDER
+    # Both bowers, the ace and an off ace, but the 9s loses to any spade: alone the hand takes four
+    # tricks, one point, which it scores with the partner too, who may take the fifth for two.
+    loser = view_after(Rules(), ["Jh Jd Ah Ac 9s", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh Kh Jc Js"], "9h", [])
+    assert HeuristicBot().choose(loser) == ORDER
+    assert HeuristicBot(lone_with_loser=True).choose(loser) == ORDER_ALONE  # what it did before
 
 
 def test_passes_with_junk() -> None:
@@ -220,9 +225,12 @@ def test_round_two_calls_its_best_suit() -> None:
     view = view_after(Rules(), hands, "Kh", ["pass"] * 4)
     assert view.phase is Phase.BID2 and view.seat == 0
     assert HeuristicBot().choose(view) == call(SPADES)
-    # The right and left bowers with the ace and king of spades make it a lone hand.
-    lone = ["Js Jc As Ks 9h", "Qs Ah Ac Kc Qc", "Ts Th Kd Ad 9d", "9c Tc Qh Jd Qd"]
+    # The right and left bowers with the ace and king of spades and an off ace make it a lone hand;
+    # with a sure loser (the 9h) instead of the ace the partner plays too.
+    lone = ["Js Jc As Ks Ah", "Qs 9h Ac Kc Qc", "Ts Th Kd Ad 9d", "9c Tc Qh Jd Qd"]
     assert HeuristicBot().choose(view_after(Rules(), lone, "Kh", ["pass"] * 4)) == call(SPADES, alone=True)
+    loser = ["Js Jc As Ks 9h", "Qs Ah Ac Kc Qc", "Ts Th Kd Ad 9d", "9c Tc Qh Jd Qd"]
+    assert HeuristicBot().choose(view_after(Rules(), loser, "Kh", ["pass"] * 4)) == call(SPADES)
 
 
 def test_stick_the_dealer_names_best_suit_with_junk() -> None:
@@ -404,7 +412,7 @@ def test_round_two_left_of_dealer_calls_next() -> None:
 
 
 def test_no_loner_when_a_march_with_the_partner_wins_the_game() -> None:
-    hands = ["Jh Jd Ah Ac 9s", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh Kh Jc Js"]
+    hands = ["Jh Jd Ah Kh Ac", "Qs Ks Kc Qc Tc", "Ts As Kd Ad 9d", "Th Qh 9s Jc Js"]
     view = view_after(Rules(), hands, "9h", [])
     assert HeuristicBot().choose(view) == ORDER_ALONE
     assert HeuristicBot().choose(dataclasses.replace(view, scores=(8, 3))) == ORDER

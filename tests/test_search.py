@@ -483,7 +483,7 @@ def test_novice_lapses_only_in_play() -> None:
 def test_every_level_makes_a_bot_that_plays() -> None:
     state = ruff_to_march()
     view = PlayerView.of(state, 1)
-    kinds = {"easy": NoviceBot, "medium": HeuristicBot, "hard": SearchBot, "expert": SearchBot}
+    kinds = {"easy": NoviceBot, "medium": NoviceBot, "hard": HeuristicBot, "expert": SearchBot}
     assert set(LEVELS) == set(kinds) and DEFAULT_LEVEL in LEVELS
     for level, kind in kinds.items():
         bot = level_bot(level, seed=1)
@@ -491,9 +491,8 @@ def test_every_level_makes_a_bot_that_plays() -> None:
         assert bot.choose(view) in view.legal_actions
         name, opts = level_spec(level)
         assert type(make_bot(name, seed=1, **opts)) is kind
-    hard, expert = level_bot("hard"), level_bot("expert")
-    assert isinstance(hard, SearchBot) and isinstance(expert, SearchBot)
-    assert hard.samples <= expert.samples and hard.bid_samples <= expert.bid_samples
+    easy, medium = level_bot("easy"), level_bot("medium")
+    assert isinstance(easy, NoviceBot) and isinstance(medium, NoviceBot) and easy.lapse > medium.lapse > 0
     assert level_spec(" Expert ") == level_spec("expert")
 
 
@@ -507,3 +506,24 @@ def test_unknown_level_names_the_levels() -> None:
 def test_search_is_registered() -> None:
     bot = make_bot("search", seed=3, samples=2, bid_samples=2, min_samples=1)
     assert isinstance(bot, SearchBot) and bot.samples == 2
+
+
+def test_heuristic_bids_bids_as_the_heuristic_and_searches_the_play() -> None:
+    from euchre.bots import HeuristicBot
+
+    game = Game(Rules(), seed=14)
+    policy = HeuristicBot(0)
+    bot = SearchBot(seed=0, samples=4, bid_samples=3, heuristic_bids=True)
+    seen = {"bid": 0, "play": 0}
+    rng = random.Random(14)
+    while not game.is_over and game.hand_number < 3:
+        view = game.view(game.to_act)
+        if len(view.legal_actions) > 1:
+            if view.phase is not Phase.PLAY:
+                assert bot.choose(view) == policy.choose(view)
+                seen["bid"] += 1
+            else:
+                assert bot.choose(view) in view.legal_actions
+                seen["play"] += 1
+        game.push(rng.choice(game.legal_actions()))
+    assert seen["bid"] > 3 and seen["play"] > 3

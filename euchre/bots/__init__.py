@@ -26,7 +26,7 @@ __all__ = [
 
 register_bot("random", RandomBot, "uniformly random legal actions (seeded): the baseline")
 register_bot("heuristic", HeuristicBot, "rule-based: bids on hand strength, draws trump, wins cheaply")
-register_bot("novice", NoviceBot, "the heuristic player with lapses: a third of its cards at random (level easy)")
+register_bot("novice", NoviceBot, "the heuristic player playing a third of its cards at random (level medium)")
 register_bot("search", SearchBot, "samples the unseen cards and solves each deal exactly: the strongest")
 
 

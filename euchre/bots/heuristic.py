@@ -190,9 +190,10 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, *, aggression: float = 0.0) -> None:
+    def __init__(self, seed: int | None = None, *, aggression: float = 0.0, lone_with_loser: bool = False) -> None:
         self.seed = seed
         self.aggression = aggression
+        self.lone_with_loser = lone_with_loser
 
     # --- dispatch ------------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Action:
@@ -238,6 +239,10 @@ class HeuristicBot(Bot):
             mine = view.scores[view.side_of(view.seat)]
             if mine + view.rules.march_points >= target:
                 return False  # a march with the partner wins the game already
+        if not self.lone_with_loser and any(effective_suit(c, trump) != trump and c.rank < ACE - 1 for c in cards):
+            # A queen or lower off-suit is lost to any defence: alone the hand takes four tricks at
+            # most, one point, which it scores with the partner too, who may win that trick.
+            return False
         return lone_losers(cards, trump, view.rules.deck, dead) <= limit + 0.3 * self.aggression
 
     def _bid1(self, view: PlayerView) -> Action:

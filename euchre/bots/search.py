@@ -91,6 +91,9 @@ CLOSE_MARGIN = 0.3
 """A bid whose best choice leads the next by less than this (points, margins included) is close:
 sampling goes on, up to ``close_factor`` times the bid samples."""
 
+PRUNE_MARGIN = 0.3
+"""Round 2: a call within this many points of the best choice is never dropped early."""
+
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
 """Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
 
@@ -221,6 +224,8 @@ class SearchBot(Bot):
     it did not pay, see the module docstring), ``score_aware`` values points by the chance of
     winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
     plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
+    ``heuristic_bids`` bids (and discards, and defends alone) as the heuristic player does and
+    searches the card play only: steady bids on a small budget (the level ``hard``).
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
@@ -236,11 +241,13 @@ class SearchBot(Bot):
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
-                 close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS) -> None:
+                 close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS,
+                 heuristic_bids: bool = False) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
+        self.heuristic_bids = heuristic_bids
         self.tie_points = tie_points
         self.close_factor = close_factor
         self.close_margin = close_margin
@@ -270,6 +277,8 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
+        if self.heuristic_bids and view.phase is not Phase.PLAY:
+            return self._policy.choose(view)
         return self.evaluate(view)[0].action
 
     def evaluate(self, view: PlayerView, *, samples: int | None = None,
@@ -299,8 +308,8 @@ class SearchBot(Bot):
                 w *= self._play_weight(sample, seat, self.infer_play, fits)
             acc.add(self._values(sample, seat, candidates, view), w)
             i += 1
-            if prune and bidding and i == self.min_samples and view.phase is Phase.BID2:
-                candidates = self._prune(candidates, acc.sums)
+            if prune and bidding and i == max(self.min_samples, count // 4) and view.phase is Phase.BID2:
+                candidates = self._prune(candidates, acc)
             if i >= count and (i - count) % step == 0 and i < most:
                 ranked = self._finish(acc, candidates, view)
                 if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
@@ -402,14 +411,20 @@ class SearchBot(Bot):
         down = win_probability(mine, theirs, target) - win_probability(mine, theirs + 1, target)
         return max((up + down) / 2, 1e-3) + self.tie_points
 
-    @staticmethod
-    def _prune(candidates: list[Action], sums: dict[Action, list[float]]) -> list[Action]:
-        """Round 2: after the first samples keep passing, the best calls with the partner, and
-        going alone only in the best suit (each candidate costs a solve per sample)."""
+    def _prune(self, candidates: list[Action], acc: _Sums) -> list[Action]:
+        """Round 2: after the first samples (a quarter of the budget) keep passing, the best call
+        with the partner and its loner, and every other choice not clearly behind the best: within
+        :data:`PRUNE_MARGIN` points or three standard errors of the difference (each candidate
+        costs a solve per sample). Pruning after eight samples to the two best calls dropped the
+        right call of a clear hand on some seeds (stick the dealer with Ac Kc Qc, clubs gone)."""
+        errors = self._stderrs(acc, candidates, {})
+        means = {a: acc.sums[a][0] / acc.weight for a in candidates}
+        top = max(means.values())
         calls = [a for a in candidates if a.kind is Kind.CALL]
-        best = sorted(calls, key=lambda a: -sums[a][1])[:2]
-        keep = [a for a in candidates if a == PASS or a in best
-                or (a.kind is Kind.CALL_ALONE and best and a.suit == best[0].suit)]
+        best = max(calls, key=lambda a: means[a]) if calls else None
+        keep = [a for a in candidates
+                if a == PASS or a == best or (best is not None and a.kind is Kind.CALL_ALONE and a.suit == best.suit)
+                or top - means[a] <= max(PRUNE_MARGIN, 3 * errors[a][1])]
         return keep
 
     # --- valuing one sample -----------------------------------------------------------------

@@ -1,0 +1,541 @@
+"""Baseline for issue 14: the expert level as it was on 2026-12-01 (commit a55f9f9), kept verbatim.
+
+Every later expert is measured against this one on the same deals (``bench/levels.py --frozen``,
+``bench/paired.py 'expert' 'frozen-expert'``). It is ``SearchBot`` with its default options (what
+``level_bot("expert")`` built then), with the heuristic policy it uses for rollouts and for reading
+the card play frozen beside it (``bench/_baseline_expert_policy.py``), so a change to the live
+heuristic does not move the baseline. The solver and the sampling of the view are the engine's:
+the solver is exact, and the sampling is uniform over the deals the view allows, so neither can
+change what this bot decides. Importing the module registers it as the bot ``frozen-expert``.
+
+Original docstring follows.
+
+The search bot: sample the unseen cards, solve each sample exactly, choose the best average.
+
+For each decision the bot deals the cards it cannot see at random, consistently with everything
+its seat knows (:meth:`~euchre.view.PlayerView.resample`: cards played, voids shown, the up card in
+the dealer's hand, its own buried card). With ``infer_bids`` it also weighs each sample by how
+well it explains the bidding: a sample in which the heuristic player would have bid as the seat
+really did counts fully, one in which it would not counts :data:`MISFIT` as much.
+With ``infer_play`` (on by default) it weighs each sample by the other side's card play the same
+way: every card an opponent played with a choice that the heuristic player would not have played
+with the sampled hand multiplies the weight by :data:`PLAY_MISFIT`. Every legal action is then
+valued on every sample (for a bid, on more samples while the decision is close: ``close_factor``):
+
+* a card: by the exact solver (:mod:`euchre.solver`), all four hands open, best play after;
+* a bid, a discard, a lone defence: the rest of the bidding is played by the heuristic policy,
+  then the hand is solved from the first lead. When the rollout reaches another bidding decision
+  of the seat's own (round 2 after a pass in round 1, the dealer's discard after picking up),
+  every choice there is valued, and the one best over all the samples that reach that point is
+  taken for all of them, with the same margins: the bot will choose once there too, not knowing
+  the deal (``own_bids``). The heuristic player used to stand in for it, which undervalued
+  passing a hand the bot itself would call in round 2.
+
+The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
+last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
+target, the bot maximises its chance of winning the game (:func:`win_probability`, from a model of
+independent hands), with a small weight on points (:data:`TIE_POINTS`) so that choices the score
+makes equal still go to the one with more points; otherwise it maximises its side's points minus
+the others'.
+:meth:`SearchBot.evaluate` reports expected points per action too, for hints and game analysis.
+
+What was measured (paired duplicate on the same 300 deals against the heuristic bot, and against
+OpenSpiel's IS-MCTS; bench/README.md):
+
+* Reading the bids is off by default. It models the other bidders as the heuristic player; against
+  the heuristic it changed nothing measurable (-0.01 +- 0.05 points per hand), against IS-MCTS,
+  which bids unlike it, the bot without it scored +0.20 instead of +0.16 per hand.
+* Card play: 200 samples instead of 80 gained +0.025 +- 0.033 points per hand (600 deals,
+  two seeds), 400 instead of 200 nothing (-0.02 +- 0.04). ``own_bids``: +0.007 +- 0.009 (it
+  changes few decisions; choosing per sample instead, which is optimistic, changed four times as
+  many for +0.014 +- 0.022).
+* Points as a tie-break when the score matters (:data:`TIE_POINTS`), in games played out from a
+  late score (``bench/paired.py --late``, 200 deals): +0.034 +- 0.032 points per hand, the same
+  games won (+0.2 +- 1.1 percentage points). Without it the bot, sure of the game either way,
+  played the first card in the engine's order and gave away marches.
+* Reading the card play (``infer_play``): +0.018 +- 0.027 points per hand (300 deals); with close
+  bids sampled up to three times as often: +0.031 +- 0.041 (400 other deals); close bids alone
+  +0.027 +- 0.048, about what sampling every bid four times as often gave (+0.027 +- 0.068). It
+  models the opponents as the heuristic player, so it is measured against other opponents too
+  (bench/README.md).
+* Tried and dropped: playing ties by the heuristic's choice (-0.01 +- 0.03); valuing bids half by
+  the solver and half by heuristic play (-0.02 +- 0.03); reading only the maker's bid when
+  sampling for card play (-0.01 +- 0.03).
+* The known flaw of this method ("strategy fusion"): a sample is solved as if every card were
+  face up, so the bot believes it will always guess right later; bids and loners may look better
+  than they are. :data:`BID_MARGIN` and :data:`ALONE_MARGIN` correct for it: without them the bot
+  scored 0.03 +- 0.03 points per hand less. ``bench/calibrate.py`` plays every valued choice of
+  the bot's bids out from the true deal: against the heuristic the predictions are, if anything,
+  low (the solver expects a perfect defence), and going alone is undervalued next to the call
+  with the partner, not overvalued (by 0.08 +- 0.07 points). Replaying the decisions with other
+  margins favoured an alone margin of 0.1 over 0.25 on all four sets of deals measured (2,500 in
+  all, about +0.005 points per hand: one decision in a hundred changes) and found no bid margin
+  clearly better than 0.1. The whole cost of not seeing the cards is measured against a bot that sees
+  them (``bench/ceiling.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from _baseline_expert_policy import HeuristicBot  # the frozen policy
+
+from euchre.actions import PASS, Action, Kind
+from euchre.bots.base import Bot
+from euchre.state import Phase, State
+from euchre.view import PlayerView
+
+__all__ = ["SearchBot", "Evaluation", "win_probability"]
+
+MISFIT = 0.2
+"""Weight of a sample in which another seat's bid is not what the heuristic policy would have
+bid with the sampled cards (1 when it is)."""
+BID_MARGIN = 0.1
+"""Points a call that makes trump must beat passing by (the solver is optimistic about play)."""
+ALONE_MARGIN = 0.1
+"""Points going alone must beat the same call with the partner by."""
+PLAY_MISFIT = 0.3
+"""Weight of a sample for each card the other side played that the heuristic policy would not
+have played with the sampled hand (reading the card play; ``infer_play``)."""
+CLOSE_MARGIN = 0.3
+"""A bid whose best choice leads the next by less than this (points, margins included) is close:
+sampling goes on, up to ``close_factor`` times the bid samples."""
+
+_MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
+"""Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
+
+HAND_OUTCOMES = {1: 0.309, 2: 0.166, 4: 0.014}
+"""Chance that one given side scores each number of points on a hand (the other side's chances
+are the same; the rest is thrown in). Measured with four heuristic bots under the American rules
+(``euchre simulate --games 300 --json``: 3,472 hands, 62% scored 1, 33% scored 2 (a march or a
+euchre), 2.8% scored 4, 2.1% thrown in); used only to value the game score."""
+
+TIE_POINTS = 0.005
+"""Utility per net point added to the chance of winning when the score matters: choices that the
+score makes equal (this hand cannot change who wins the game, or not by much) go to the one
+with more points, as a player who does not throw points away would choose."""
+
+LATE = 4
+"""The score matters once a side is within this many points of the target. Before, a point is
+worth about the same whatever the score, and the bot counts points: measured in the arena, valuing
+every hand by the model's chance of winning cost points per hand without winning more games."""
+
+
+@lru_cache(maxsize=16)
+def _win_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """P[a][b]: the chance that a side at ``a`` points beats a side at ``b`` to ``target``."""
+    outcomes = [(pts, p) for pts, p in HAND_OUTCOMES.items()]
+    total = 2 * sum(p for _, p in outcomes)
+    table = [[0.0] * (target + 1) for _ in range(target + 1)]
+    for a in range(target, -1, -1):
+        for b in range(target, -1, -1):
+            if a >= target:
+                table[a][b] = 1.0 if b < target else 0.5
+                continue
+            if b >= target:
+                table[a][b] = 0.0
+                continue
+            v = 0.0
+            for pts, p in outcomes:
+                v += p * table[min(a + pts, target)][b] + p * table[a][min(b + pts, target)]
+            table[a][b] = v / total
+    return tuple(tuple(row) for row in table)
+
+
+def win_probability(mine: int, theirs: int, target: int) -> float:
+    """The chance that a side with ``mine`` points beats one with ``theirs`` in a game to
+    ``target``, under the model of independent hands of :data:`HAND_OUTCOMES`."""
+    t = _win_table(target)
+    return t[min(max(mine, 0), target)][min(max(theirs, 0), target)]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One legal action as the search bot sees it."""
+
+    action: Action
+    points: float
+    """Expected points of the seat's side minus the others' (mean over the other sides) for this
+    hand, if the action is taken and everyone plays well after."""
+    utility: float
+    """What the bot maximises: the chance of winning the game (a target, two sides), else
+    ``points``."""
+    samples: int
+    later_margin: float = 0.0
+    """Margin (points) owed by the calls this action leads the seat to make later in the bidding
+    (passing now to call in round 2): such a call is as optimistic as one made now, so the choice
+    charges it the same :data:`BID_MARGIN` and :data:`ALONE_MARGIN`, weighted by how often it
+    happens."""
+    stderr: float = 0.0
+    """Standard error of ``points`` from the sampling: another seed moves ``points`` by about this
+    much (by more one time in three)."""
+    stderr_vs_best: float = 0.0
+    """Standard error of the difference in ``points`` between the action with the most expected
+    points and this one, over the same samples (0 for that action itself): two actions whose
+    difference is within about twice this are not told apart by the search."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Later:
+    """A rollout that reached another bidding decision of the searching seat: the bidding there as
+    the seat sees it (another seat's discard hidden) and each choice's (points, utility) on the
+    sample."""
+
+    history: tuple[int, ...]
+    values: dict[Action, tuple[float, float]]
+
+
+class _Sums:
+    """What :meth:`SearchBot.evaluate` has gathered so far: weighted (points, utility) sums per
+    action, and the later decisions of the seat's own by (action, history there) -> choice ->
+    [points, utility, weight]."""
+
+    __slots__ = ("sums", "later", "weight", "count", "rows")
+
+    def __init__(self, sums: dict[Action, list[float]],
+                 later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]]) -> None:
+        self.sums = sums
+        self.later = later
+        self.weight = 0.0
+        self.count = 0
+        self.rows: list[tuple[float, dict[Action, tuple[float, float] | _Later]]] = []
+        """Each sample's weight and values, for the standard errors."""
+
+    def add(self, values: dict[Action, tuple[float, float] | _Later], w: float) -> None:
+        """One more sample's values, with its weight."""
+        for a, v in values.items():
+            if isinstance(v, _Later):
+                group = self.later.setdefault((a, v.history), {})
+                for b, (pts, util) in v.values.items():
+                    acc = group.setdefault(b, [0.0, 0.0, 0.0])
+                    acc[0] += w * pts
+                    acc[1] += w * util
+                    acc[2] += w
+                continue
+            self.sums[a][0] += w * v[0]
+            self.sums[a][1] += w * v[1]
+        self.weight += w
+        self.count += 1
+        self.rows.append((w, values))
+
+
+class SearchBot(Bot):
+    """Determinized search with an exact solver (see the module docstring).
+
+    ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
+    costs a whole-hand solve per sample and candidate); ``min_samples`` are taken in round 2 before
+    hopeless calls are dropped; a close bid (its best choice ahead by
+    less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
+    ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
+    (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
+    it did not pay, see the module docstring), ``score_aware`` values points by the chance of
+    winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
+    plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
+
+    Every budget is a count of samples, never a time: a decision is a function of the seed and the
+    view (and of the bot's earlier decisions in the game, which advance its random generator), the
+    same on a loaded machine as on an idle one. ``time_limit`` is accepted only as ``None`` (old
+    bench commands pass it); sampling used to stop on the clock, which made the arena, hints and
+    reviews differ from run to run.
+    """
+
+    name = "frozen-expert"
+
+    def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = 64,
+                 min_samples: int = 8, time_limit: None = None, infer_bids: bool = False,
+                 score_aware: bool = True, bid_margin: float = BID_MARGIN,
+                 alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
+                 infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
+                 close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS) -> None:
+        if time_limit is not None:
+            raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
+                             "(samples, bid_samples), so that a decision never depends on the clock")
+        self.seed = seed
+        self.tie_points = tie_points
+        self.close_factor = close_factor
+        self.close_margin = close_margin
+        self.infer_play = infer_play
+        self.own_bids = own_bids
+        self.samples = samples
+        self.bid_samples = bid_samples
+        self.min_samples = min_samples
+        self.infer_bids = infer_bids
+        self.score_aware = score_aware
+        self.bid_margin = bid_margin
+        self.alone_margin = alone_margin
+        from euchre.solver import Solver  # numba is loaded only by the players that search
+
+        self._rng = random.Random(seed)
+        self._solver = Solver()
+        self._policy = HeuristicBot(seed)
+
+    def reset(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    # --- deciding ------------------------------------------------------------------------------
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best expected utility (a forced action without search)."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluate(view)[0].action
+
+    def evaluate(self, view: PlayerView, *, samples: int | None = None,
+                 actions: list[Action] | None = None) -> list[Evaluation]:
+        """Every legal action of the seat to act (or only ``actions``) with its expected points
+        and utility, best first (ties keep the engine's action order). Without ``actions``,
+        hopeless round-2 calls may be dropped after the first samples to save time."""
+        seat = view.seat
+        if seat is None or not view.legal_actions:
+            raise ValueError("evaluate needs the view of the seat to act")
+        legal = list(view.legal_actions) if actions is None else list(actions)
+        prune = actions is None
+        bidding = view.phase is not Phase.PLAY
+        count = samples if samples is not None else (self.bid_samples if bidding else self.samples)
+        count = max(count, 1)
+        # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
+        most = count * self.close_factor if bidding and samples is None else count
+        step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
+        acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
+        fits: dict[tuple[int, ...], Action | None] = {}  # the other side's plays, explained
+        candidates = legal
+        i = 0
+        while i < most:
+            sample = view.resample(self._rng)
+            w = self._weight(sample, seat) if self.infer_bids else 1.0
+            if self.infer_play is not None and not bidding:
+                w *= self._play_weight(sample, seat, self.infer_play, fits)
+            acc.add(self._values(sample, seat, candidates, view), w)
+            i += 1
+            if prune and bidding and i == self.min_samples and view.phase is Phase.BID2:
+                candidates = self._prune(candidates, acc.sums)
+            if i >= count and (i - count) % step == 0 and i < most:
+                ranked = self._finish(acc, candidates, view)
+                if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
+                    break
+        return self._finish(acc, candidates, view)
+
+    def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView) -> list[Evaluation]:
+        """The evaluations from the sums so far, best first (``acc`` is not changed)."""
+        sums = {a: list(acc.sums[a]) for a in candidates}
+        debt = dict.fromkeys(candidates, 0.0)  # margins owed by later calls (weighted points)
+        slope = self._slope(view)
+        choice: dict[tuple[Action, tuple[int, ...]], Action] = {}
+        for (a, hist), group in acc.later.items():
+            if a not in sums:
+                continue
+            # The seat will choose once for all the deals it cannot tell apart, as it does now.
+            best = max(group, key=lambda b: group[b][1] - group[b][2] * self._margin(b, view) * slope)
+            choice[(a, hist)] = best
+            pts, util, w = group[best]
+            sums[a][0] += pts
+            sums[a][1] += util
+            debt[a] += w * self._margin(best, view)
+        errors = self._stderrs(acc, candidates, choice)
+        out = []
+        for a in candidates:
+            pts, util = (x / acc.weight for x in sums[a])
+            out.append(Evaluation(a, pts, util, acc.count, debt[a] / acc.weight, *errors[a]))
+        out.sort(key=lambda e: -self._adjusted(e, view))
+        return out
+
+    @staticmethod
+    def _stderrs(acc: _Sums, candidates: list[Action],
+                 choice: dict[tuple[Action, tuple[int, ...]], Action]) -> dict[Action, tuple[float, float]]:
+        """(standard error of the points, standard error of the difference to the action with the
+        most points) per action, from each sample's points (weighted; the effective number of
+        samples is ``(sum w)^2 / sum w^2``)."""
+        rows = acc.rows
+        per: dict[Action, list[float]] = {a: [] for a in candidates}
+        weights = [w for w, _ in rows]
+        for _, values in rows:
+            for a in candidates:
+                v = values[a]
+                if isinstance(v, _Later):
+                    b = choice.get((a, v.history))
+                    per[a].append(v.values[b][0] if b is not None and b in v.values else 0.0)
+                else:
+                    per[a].append(v[0])
+        total = sum(weights)
+        n_eff = total * total / max(sum(w * w for w in weights), 1e-300)
+
+        def se(xs: list[float]) -> float:
+            if len(xs) < 2 or n_eff <= 1.0:
+                return 0.0
+            mean = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
+            var = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs, strict=True)) / total
+            return math.sqrt(var / (n_eff - 1))
+
+        means = {a: sum(w * x for w, x in zip(weights, per[a], strict=True)) / total for a in candidates}
+        top = max(candidates, key=lambda a: means[a])
+        return {a: (se(per[a]), 0.0 if a == top else se([t - x for t, x in zip(per[top], per[a], strict=True)]))
+                for a in candidates}
+
+    def _gap(self, ranked: list[Evaluation], view: PlayerView) -> float:
+        """How far (in points) the best action leads the next one, margins included."""
+        return (self._adjusted(ranked[0], view) - self._adjusted(ranked[1], view)) / self._slope(view)
+
+    def _adjusted(self, e: Evaluation, view: PlayerView) -> float:
+        """The utility the choice is made on: bids and loners must clear a margin (in points,
+        converted to utility near the current score)."""
+        margin = self._margin(e.action, view) + e.later_margin
+        if margin == 0.0:
+            return e.utility
+        return e.utility - margin * self._slope(view)
+
+    def _margin(self, a: Action, view: PlayerView) -> float:
+        """Points a bid must beat the alternatives by (see :data:`BID_MARGIN`)."""
+        margin = 0.0
+        if a.kind in _MAKING and view.phase is not Phase.JOKER:
+            margin += self.bid_margin
+        if a.alone:
+            margin += self.alone_margin
+        return margin
+
+    def _score_matters(self, view: PlayerView) -> bool:
+        """Whether the bot values this hand by the chance of winning the game (a target, two
+        sides, and a side within :data:`LATE` points of it) rather than by points."""
+        target = view.rules.target
+        return (self.score_aware and target is not None and view.rules.sides == 2
+                and max(view.scores) >= target - LATE)
+
+    def _slope(self, view: PlayerView) -> float:
+        """Utility per point at the current score (1 when the bot counts points)."""
+        target = view.rules.target
+        if target is None or not self._score_matters(view):
+            return 1.0
+        me = view.side_of(view.seat)  # type: ignore[arg-type]
+        mine, theirs = view.scores[me], view.scores[1 - me]
+        up = win_probability(mine + 1, theirs, target) - win_probability(mine, theirs, target)
+        down = win_probability(mine, theirs, target) - win_probability(mine, theirs + 1, target)
+        return max((up + down) / 2, 1e-3) + self.tie_points
+
+    @staticmethod
+    def _prune(candidates: list[Action], sums: dict[Action, list[float]]) -> list[Action]:
+        """Round 2: after the first samples keep passing, the best calls with the partner, and
+        going alone only in the best suit (each candidate costs a solve per sample)."""
+        calls = [a for a in candidates if a.kind is Kind.CALL]
+        best = sorted(calls, key=lambda a: -sums[a][1])[:2]
+        keep = [a for a in candidates if a == PASS or a in best
+                or (a.kind is Kind.CALL_ALONE and best and a.suit == best[0].suit)]
+        return keep
+
+    # --- valuing one sample -----------------------------------------------------------------
+    def _values(self, sample: State, seat: int, actions: list[Action],
+                view: PlayerView) -> dict[Action, tuple[float, float] | _Later]:
+        """Points and utility of each action on one fully known sample (or, for a bid after
+        which the seat decides again, the values of its choices there)."""
+        out: dict[Action, tuple[float, float] | _Later] = {}
+        if sample.phase is Phase.PLAY:
+            tricks = self._solver.action_outcomes(sample)
+            for a in actions:
+                out[a] = self._score(sample, sample.score_for(tricks[a]), seat, view)
+            return out
+        for a in actions:
+            st = sample.copy(stack=False)
+            st._push(a)
+            while st.phase is not Phase.PLAY and not st.is_over:
+                if self.own_bids and st.to_act == seat and len(st.legal_actions()) > 1:
+                    out[a] = self._later(st, seat, view)
+                    break
+                st._push(self._policy.choose(PlayerView.of(st, st.to_act)))
+            else:
+                out[a] = self._score(st, self._hand_points(st), seat, view)
+        return out
+
+    def _hand_points(self, st: State) -> tuple[int, ...]:
+        """The points of a hand whose bidding is over: as scored if it was thrown in, else as
+        best play from the first lead scores them."""
+        if st.is_over:
+            return st.points or (0,) * st.rules.sides
+        return st.score_for(self._solver.outcome(st))
+
+    def _later(self, st: State, seat: int, view: PlayerView) -> _Later:
+        """The seat's own later decision in this sample's bidding (round 2 after passing round 1,
+        the dealer's discard after picking up): every choice valued, for :meth:`evaluate` to pick
+        the one best over all the samples that reach the same point, as the bot will then."""
+        values: dict[Action, tuple[float, float]] = {}
+        for b in st.legal_actions():
+            t = st.copy(stack=False)
+            t._push(b)
+            while t.phase is not Phase.PLAY and not t.is_over:
+                t._push(self._policy.choose(PlayerView.of(t, t.to_act)))
+            values[b] = self._score(t, self._hand_points(t), seat, view)
+        # What the seat knows of the bidding so far: every action but another seat's discard.
+        seen = tuple(-1 if a.kind is Kind.DISCARD and s != seat else int(a)
+                     for s, a in zip(st.seats, st.history, strict=True))
+        return _Later(seen, values)
+
+    def _score(self, state: State, pts: tuple[int, ...], seat: int,
+               view: PlayerView) -> tuple[float, float]:
+        """(net points, utility) of a hand's points for the seat's side."""
+        rules = state.rules
+        me = rules.side_of(seat)
+        others = [p for s, p in enumerate(pts) if s != me]
+        net = pts[me] - sum(others) / len(others)
+        target = rules.target
+        if target is not None and self._score_matters(view):
+            mine = view.scores[me] + pts[me]
+            theirs = view.scores[1 - me] + pts[1 - me]
+            return net, win_probability(mine, theirs, target) + self.tie_points * net
+        return net, net
+
+    def _play_weight(self, sample: State, seat: int, misfit: float,
+                     cache: dict[tuple[int, ...], Action | None]) -> float:
+        """How well the sample explains the other side's card play: ``misfit`` for every card the
+        heuristic player would not have played with the sampled hand. Those choices depend only
+        on the hand (and the dealer's buried card), so ``cache`` keeps them across the samples of
+        one decision, which share the history."""
+        rules = sample.rules
+        me = rules.side_of(seat)
+        hist, seats = sample.history, sample.seats
+        hands = sample.hands[:]
+        back: State | None = None  # the sample, undone to the play being explained
+        w = 1.0
+        for i in range(len(hist) - 1, -1, -1):
+            a = hist[i]
+            if a.kind is not Kind.PLAY:
+                break
+            s = seats[i]
+            hands[s] |= 1 << a.card  # type: ignore[operator]
+            if rules.side_of(s) == me:
+                continue
+            key = (i, s, hands[s], sample.discarded if s == sample.dealer and sample.discarded is not None else -1)
+            if key in cache:
+                wanted = cache[key]
+            else:
+                if back is None:
+                    back = sample.copy()
+                while len(back.history) > i:
+                    back.pop()
+                wanted = (self._policy.choose(PlayerView.of(back, s))
+                          if len(back.legal_actions()) > 1 else None)
+                cache[key] = wanted
+            if wanted is not None and wanted != a:
+                w *= misfit
+        return max(w, 1e-9)
+
+    def _weight(self, sample: State, seat: int) -> float:
+        """How well the sample explains the other seats' bids (1, or MISFIT per surprise)."""
+        if not any(s != seat and a.is_bid for s, a in zip(sample.seats, sample.history, strict=True)):
+            return 1.0
+        replay = State.from_deal(sample.rules, sample.deal)
+        w = 1.0
+        for s, a in zip(sample.seats, sample.history, strict=True):
+            if not a.is_bid or replay.phase is Phase.PLAY:
+                break
+            if s != seat and len(replay.legal_actions()) > 1:
+                if self._policy.choose(PlayerView.of(replay, s)) != a:
+                    w *= MISFIT
+            replay._push(a)
+        return max(w, 1e-9)  # never 0, so a view no sample explains still has an average
+
+
+from euchre.bots.base import register_bot  # noqa: E402
+
+register_bot("frozen-expert", SearchBot, "the expert level as of 2026-12-01, frozen (bench/_baseline_expert.py)")
