@@ -996,6 +996,11 @@ def test_hint(db: str, tmp_path: Path) -> None:
             view = view_from_dict(clients[seat].state["view"])  # type: ignore[index]
             for h in hint["d"]:
                 assert h["words"] == action_words(Action.parse(h["action"]), view)
+                assert h["stderr"] >= 0 and isinstance(h["even"], bool)
+            assert hint["d"][0]["even"] is True  # the best is even with itself
+            await clients[seat].send({"t": "hint"})  # asked again: the same answer (seeded from the position)
+            again = await clients[seat].until("hint", timeout=20)
+            assert again["d"] == hint["d"]
             assert srv.version(table_id) == 1
 
         run(scenario(), timeout=60)

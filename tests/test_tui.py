@@ -352,3 +352,15 @@ def test_action_words_for_cards_lead_or_play_and_the_bowers() -> None:
                        ["Th Qh Kh Ah 9s", "Jk Ac Kc Qs Ks", "Jh 9c Tc Jc Qc", "Jd Td Qd Kd Ad"])
     assert words(joker, "play Jk") == "lead the Joker"
     assert words(joker, "play Ks") == "lead the king of spades"
+
+
+def test_hint_text_shows_the_interval_and_calls_close_choices_even() -> None:
+    from euchre.hints import Hint
+
+    game = Game(Rules(), seed=11, dealer=3)
+    view = game.view(0)
+    text = hint_text(view, [Hint(PASS, 0.30, 0.05, 0.0, 0.0, 600), Hint(ORDER, 0.25, 0.05, 0.05, 0.04, 600),
+                            Hint(ORDER_ALONE, -1.5, 0.02, 1.8, 0.06, 600)]).plain
+    assert text.splitlines()[1:] == ["  pass: +0.30 \u00b1 0.10 expected points",
+                                     "  order up: +0.25 \u00b1 0.10 expected points (about even with the best)",
+                                     "  order up and go alone: -1.50 \u00b1 0.04 expected points"]

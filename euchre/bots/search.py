@@ -216,8 +216,8 @@ class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
     ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
-    costs a whole-hand solve per sample and candidate); ``min_samples`` are taken in round 2 before
-    hopeless calls are dropped; a close bid (its best choice ahead by
+    costs a whole-hand solve per sample and candidate); in round 2 calls clearly behind are dropped
+    after a quarter of the bid samples (at least ``min_samples``); a close bid (its best choice ahead by
     less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
     (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
@@ -225,7 +225,12 @@ class SearchBot(Bot):
     winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
     plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
     ``heuristic_bids`` bids (and discards, and defends alone) as the heuristic player does and
-    searches the card play only: steady bids on a small budget (the level ``hard``).
+    searches the card play only (steady bids on a small budget; with 40 card samples it measured
+    +0.060 +- 0.039 points per hand over the heuristic, too little to be a level of its own).
+    ``policy_even`` (standard errors): a card the heuristic player would play is played when the
+    search values it within this many standard errors of the difference to the best, so that cards
+    the search cannot tell apart are played the way a sound player would (cashing the ace against a
+    loner rather than a nine the samples happen to rate a little higher).
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
@@ -242,12 +247,13 @@ class SearchBot(Bot):
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
                  close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS,
-                 heuristic_bids: bool = False) -> None:
+                 heuristic_bids: bool = False, policy_even: float = 0.0) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
         self.heuristic_bids = heuristic_bids
+        self.policy_even = policy_even
         self.tie_points = tie_points
         self.close_factor = close_factor
         self.close_margin = close_margin
@@ -279,7 +285,14 @@ class SearchBot(Bot):
             return legal[0]
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
-        return self.evaluate(view)[0].action
+        ranked = self.evaluate(view)
+        if self.policy_even > 0 and view.phase is Phase.PLAY and len(ranked) > 1:
+            usual = self._policy.choose(view)
+            mine = next((e for e in ranked if e.action == usual), None)
+            if mine is not None and (self._adjusted(ranked[0], view) - self._adjusted(mine, view)) \
+                    <= self.policy_even * mine.stderr_vs_best * self._slope(view):
+                return usual
+        return ranked[0].action
 
     def evaluate(self, view: PlayerView, *, samples: int | None = None,
                  actions: list[Action] | None = None) -> list[Evaluation]:

@@ -33,10 +33,10 @@
   };
 
   const LEVEL_WORDS = {
-    easy: "a beginner who makes mistakes",
-    medium: "a sound rule-of-thumb player",
-    hard: "a strong player that thinks ahead",
-    expert: "the strongest player (slower to think)",
+    easy: "a beginner who often plays the wrong card",
+    medium: "a club player who slips now and then",
+    hard: "a sound, steady rule-of-thumb player",
+    expert: "the strongest player: it reads the cards and thinks ahead",
   };
 
   let options = null;
