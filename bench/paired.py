@@ -9,10 +9,10 @@ change to a bot pays.
 
     python bench/paired.py A B [--deals 300] [--seed 0] [--opponent heuristic] [--jobs 2] [--late]
 
-A and B are registry names with options as JSON, ``name`` or ``name:{"option": value}``, e.g.
-``'search:{"time_limit": null, "samples": 80}'`` against ``'search:{"time_limit": null}'``.
-Use ``"time_limit": null`` for the search bot, so that results do not depend on the machine's
-load (and are reproducible from the seed). Also prints how many deals came out differently.
+A and B are bots or levels with options as JSON, ``name`` or ``name:{"option": value}``, e.g.
+``'search:{"samples": 80}'`` against ``search``, or ``frozen-expert`` (the expert of 2026-12-01,
+``bench/_baseline_expert.py``) against ``expert``. Every budget is a sample count, so a result is
+reproducible from the seed on any machine. Also prints how many deals came out differently.
 
 ``--late`` tests what hand-by-hand play from 0-0 cannot: play near the end of a game, where a
 score-aware bot values the chance of winning rather than points. Each deal then starts a game at
@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
+import _baseline_expert  # noqa: E402, F401  (registers the bot "frozen-expert")
 from bots import deal, net_points, play_hand, run_chunks  # noqa: E402
 
 from euchre.bots import Bot, make_bot  # noqa: E402

@@ -62,3 +62,10 @@ def test_late_scores_start_below_the_target_with_one_side_near_it() -> None:
 def test_late_needs_a_target() -> None:
     r = run("heuristic", "heuristic", "--late", "--rules", "timed")
     assert r.returncode == 2 and "--late needs rules with a target score" in r.stderr, r.stderr
+
+
+def test_the_frozen_expert_and_levels_are_bots_here_too() -> None:
+    tiny = '{"samples": 3, "bid_samples": 2}'
+    r = run(f"frozen-expert:{tiny}", f"expert:{tiny}", "--deals", "2", "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    assert "2 deals x 2 seatings against heuristic" in r.stdout
