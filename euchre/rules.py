@@ -15,9 +15,54 @@ from typing import Any, ClassVar
 from euchre.cards import DECK_SIZES
 from euchre.errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "LONER_LEADS"]
+__all__ = ["Rules", "PRESETS", "LONER_LEADS", "FIELD_BOUNDS"]
 
 LONER_LEADS = ("dealer_left", "loner_left")
+
+FIELD_BOUNDS: dict[str, tuple[int, int]] = {
+    "target": (1, 1000),
+    "duration": (0, 1440),  # minutes; the lower bound is exclusive (a duration must be above 0)
+    "deals": (1, 10_000),
+    "make_points": (1, 100),
+    "march_points": (1, 100),
+    "loner_march_points": (0, 100),
+    "euchre_points": (1, 100),
+    "loner_euchre_points": (0, 100),
+    "lone_defender_euchre_points": (0, 100),
+    "super_euchre_points": (0, 100),
+}
+"""Inclusive ranges of the numeric fields (``players`` and ``deck`` take a fixed set of values).
+
+Generous for any table, yet a game's every score stays far inside 32-bit integers: at most 100
+points a hand over at most 10,000 played hands (or a target of 1,000) is about a million. Stores
+and JSON encoders downstream (SQLite, orjson) can therefore take any valid ``Rules`` as it is.
+"""
+
+_SCORES_NOTHING = {"make_points": "a made hand", "march_points": "a march", "euchre_points": "a euchre"}
+"""The point fields that must be at least 1: the basic outcomes of a hand."""
+
+_SHOW_MAX = 40
+"""Longest shown value in an error message; a longer one is cut (a huge int shown as ``~1e+30``)."""
+
+
+def _show(value: Any) -> str:
+    """``repr(value)`` for an error message, kept short whatever the value.
+
+    Ints of more than 66 bits (about 20 digits) are shown by magnitude, never converted to text
+    (which takes quadratic time and, past 4,300 digits, raises ``ValueError`` in Python itself).
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 66:
+        magnitude = math.log10(abs(value))  # exact enough for three digits at any size that fits in memory
+        exponent = int(magnitude)
+        mantissa = f"{10 ** (magnitude - exponent):.3g}"
+        if mantissa == "10":
+            mantissa, exponent = "1", exponent + 1
+        return f"~{'-' if value < 0 else ''}{mantissa}e+{exponent}"
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails (a huge int inside a container): say what it is
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= _SHOW_MAX else text[:_SHOW_MAX - 3] + "..."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,11 +78,11 @@ class Rules:
     deck: int = 24
     """Deck size: 24 (9 to A), 32 (7 to A), 25 (24 plus the Joker) or 20 (10 to A)."""
     target: int | None = 10
-    """Points to win; ``None`` when the game ends by ``duration`` or ``deals`` instead."""
+    """Points to win, 1 to 1000; ``None`` when the game ends by ``duration`` or ``deals`` instead."""
     duration: float | None = None
-    """Minutes of a timed game; the clock is read at the end of every hand."""
+    """Minutes of a timed game, above 0 and at most 1440; the clock is read at the end of every hand."""
     deals: int | None = None
-    """Number of played hands (thrown-in hands not counted) of a progressive game."""
+    """Number of played hands (thrown-in hands not counted) of a progressive game, 1 to 10000."""
     going_alone: bool = True
     """May the maker declare alone (four players only)."""
     stick_the_dealer: bool = False
@@ -48,6 +93,8 @@ class Rules:
     """Against a lone maker, one defender may declare to defend alone."""
     loner_lead: str = "dealer_left"
     """Who leads against a loner: ``dealer_left`` (first active seat) or ``loner_left``."""
+    # Points of a hand: 1 to 100 for the three basic outcomes (make, march, euchre), 0 to 100 for
+    # the others (FIELD_BOUNDS).
     make_points: int = 1
     """Makers who take 3 or 4 tricks."""
     march_points: int = 2
@@ -77,7 +124,7 @@ class Rules:
     # --- validation ---------------------------------------------------------------------------
     def _validate(self) -> None:
         def bad(name: str, why: str) -> RulesError:
-            return RulesError(f"Rules.{name}: {why} (got {getattr(self, name)!r})")
+            return RulesError(f"Rules.{name}: {why} (got {_show(getattr(self, name))})")
 
         for name in (f.name for f in dataclasses.fields(self)):
             value = getattr(self, name)
@@ -85,7 +132,9 @@ class Rules:
             if expected is bool and not isinstance(value, bool):
                 raise bad(name, "must be true or false")
             if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise bad(name, "must be a whole number")
+                bounds = FIELD_BOUNDS.get(name)
+                raise bad(name, f"must be a whole number from {bounds[0]} to {bounds[1]}" if bounds
+                          else "must be a whole number")
         if self.players not in (2, 3, 4):
             raise bad("players", "must be 2, 3 or 4")
         if self.deck not in DECK_SIZES:
@@ -98,22 +147,31 @@ class Rules:
                 "Rules.target/duration/deals: a game has exactly one ending "
                 f"(a target score, a duration or a number of deals); got {endings or 'none'}"
             )
-        for name, kinds, what in (("target", int, "a positive whole number of points"),
-                                  ("duration", int | float, "a positive number of minutes"),
-                                  ("deals", int, "a positive whole number of hands")):
+        for name, unit in (("target", "points"), ("deals", "played hands")):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds) or value <= 0
-                                      or not math.isfinite(value)):
-                raise bad(name, f"must be {what}")
+            low, high = FIELD_BOUNDS[name]
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise bad(name, f"must be a whole number of {unit} from {low} to {high}, or None")
+            if value is not None and not low <= value <= high:
+                raise bad(name, f"must be from {low} to {high} {unit}")
+        if self.duration is not None:
+            _, high = FIELD_BOUNDS["duration"]
+            value = self.duration
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise bad("duration", f"must be a number of minutes, above 0 and at most {high}, or None")
+            # Compared before any float conversion: math.isfinite(10**400) would raise OverflowError.
+            if not 0 < value <= high or (isinstance(value, float) and not math.isfinite(value)):
+                raise bad("duration", f"must be above 0 and at most {high} minutes")
         if self.loner_lead not in LONER_LEADS:
             raise bad("loner_lead", f"must be one of {', '.join(LONER_LEADS)}")
         for name in ("make_points", "march_points", "loner_march_points", "euchre_points",
                      "loner_euchre_points", "lone_defender_euchre_points", "super_euchre_points"):
-            if getattr(self, name) < 0:
-                raise bad(name, "must not be negative")
-        for name in ("make_points", "march_points", "euchre_points"):
-            if getattr(self, name) < 1:
-                raise bad(name, "must be at least 1, or no hand would ever score")
+            low, high = FIELD_BOUNDS[name]
+            value = getattr(self, name)
+            if not low <= value <= high:
+                what = _SCORES_NOTHING.get(name) if value == 0 else None
+                why = f"; at 0 {what} would score nothing" if what else ""
+                raise bad(name, f"must be from {low} to {high} points{why}")
         if self.players != 4:
             who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
             if self.going_alone:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from euchre import Rules, RulesError
+from euchre.rules import FIELD_BOUNDS
 
 PRESET_TABLE = {
     # name: (players, deck, target, duration, going_alone, canadian_loner, march_points)
@@ -99,22 +104,22 @@ def test_preset_overrides() -> None:
     ({"players": 1}, "players", "must be 2, 3 or 4"),
     ({"deck": 28}, "deck", "must be 20, 24, 25"),
     ({"deck": 20}, "deck", "too small"),
-    ({"target": 0}, "target", "positive"),
-    ({"target": -3}, "target", "positive"),
-    ({"target": None, "deals": 0}, "deals", "positive"),
-    ({"target": None, "duration": -1}, "duration", "positive"),
-    ({"target": True}, "target", "positive"),
-    ({"target": None, "duration": float("nan")}, "duration", "positive number of minutes"),
-    ({"target": None, "duration": float("inf")}, "duration", "positive number of minutes"),
-    ({"target": None, "duration": "30"}, "duration", "positive number of minutes"),
+    ({"target": 0}, "target", "from 1 to 1000 points"),
+    ({"target": -3}, "target", "from 1 to 1000 points"),
+    ({"target": None, "deals": 0}, "deals", "from 1 to 10000 played hands"),
+    ({"target": None, "duration": -1}, "duration", "above 0 and at most 1440 minutes"),
+    ({"target": True}, "target", "whole number of points from 1 to 1000"),
+    ({"target": None, "duration": float("nan")}, "duration", "above 0 and at most 1440 minutes"),
+    ({"target": None, "duration": float("inf")}, "duration", "above 0 and at most 1440 minutes"),
+    ({"target": None, "duration": "30"}, "duration", "number of minutes, above 0 and at most 1440"),
     ({"target": 10.5}, "target", "whole number"),
     ({"loner_lead": "left"}, "loner_lead", "dealer_left, loner_left"),
-    ({"make_points": -1}, "make_points", "negative"),
-    ({"super_euchre_points": -1}, "super_euchre_points", "negative"),
+    ({"make_points": -1}, "make_points", "from 1 to 100 points"),
+    ({"super_euchre_points": -1}, "super_euchre_points", "from 0 to 100 points"),
     ({"going_alone": "yes"}, "going_alone", "true or false"),
     ({"stick_the_dealer": 1}, "stick_the_dealer", "true or false"),
     ({"players": 4.0}, "players", "whole number"),
-    ({"march_points": True}, "march_points", "whole number"),
+    ({"march_points": True}, "march_points", "whole number from 1 to 100"),
     ({"players": 2}, "going_alone", "no alone"),
     ({"players": 3, "deck": 20}, "going_alone", "no alone"),
     ({"players": 2, "going_alone": False, "canadian_loner": True}, "canadian_loner", "four players"),
@@ -179,5 +184,128 @@ def test_valid_switch_combinations() -> None:
 
 @pytest.mark.parametrize("name", ["make_points", "march_points", "euchre_points"])
 def test_base_points_of_zero_are_refused(name: str) -> None:
-    with pytest.raises(RulesError, match=f"Rules.{name}: must be at least 1"):
+    with pytest.raises(RulesError, match=f"Rules.{name}: must be from 1 to 100 points; at 0 .* would score nothing"):
         Rules(**{name: 0})
+
+
+# --- bounds of the numeric fields -----------------------------------------------------------------
+# Every numeric field is bounded in Rules itself, so no store or encoder downstream meets a value it
+# cannot hold (SQLite's and orjson's 64-bit integers: `make_points: 10**19` once broke a server game).
+POINT_FIELDS = {"make_points": 1, "march_points": 1, "euchre_points": 1, "loner_march_points": 0,
+                "loner_euchre_points": 0, "lone_defender_euchre_points": 0, "super_euchre_points": 0}
+INT_FIELDS = {"target": (1, 1000), "deals": (1, 10_000), **{n: (lo, 100) for n, lo in POINT_FIELDS.items()}}
+HUGE = [10**19, 10**30, 2**63, 2**64, -(2**63) - 1, 10**1000]
+
+
+def _ending(name: str, value: Any) -> dict[str, Any]:
+    """Fields setting ``name`` to ``value``, with the other endings cleared when ``name`` is one."""
+    if name in ("target", "duration", "deals"):
+        return {"target": None, "duration": None, "deals": None, name: value}
+    return {name: value}
+
+
+BUILDERS: dict[str, Callable[[dict[str, Any]], Rules]] = {
+    "Rules": lambda fields: Rules(**fields),
+    "preset": lambda fields: Rules.preset("american", **fields),
+    "preset-timed": lambda fields: Rules.preset("timed", **fields),
+    "from_dict": lambda fields: Rules.from_dict({**Rules().to_dict(), **fields}),
+    "replace": lambda fields: Rules().replace(**fields),
+}
+
+
+def test_bounds_table_matches_the_fields() -> None:
+    assert set(FIELD_BOUNDS) == {*INT_FIELDS, "duration"}
+    assert {n: FIELD_BOUNDS[n] for n in INT_FIELDS} == INT_FIELDS
+    assert FIELD_BOUNDS["duration"] == (0, 1440)
+
+
+@pytest.mark.parametrize("how", list(BUILDERS))
+@pytest.mark.parametrize("name", list(INT_FIELDS))
+def test_int_bounds_edges(name: str, how: str) -> None:
+    low, high = INT_FIELDS[name]
+    build = BUILDERS[how]
+    for ok in (low, high):
+        assert getattr(build(_ending(name, ok)), name) == ok
+    for bad in (low - 1, high + 1):
+        with pytest.raises(RulesError, match=rf"^Rules\.{name}: must be from {low} to {high} .*\(got {bad}\)$"):
+            build(_ending(name, bad))
+
+
+@pytest.mark.parametrize("how", list(BUILDERS))
+@pytest.mark.parametrize("name", [*INT_FIELDS, "duration", "players", "deck"])
+@pytest.mark.parametrize("huge", HUGE, ids=["1e19", "1e30", "2**63", "2**64", "-2**63-1", "1e1000"])
+def test_huge_ints_refused_with_a_short_message(name: str, huge: int, how: str) -> None:
+    with pytest.raises(RulesError, match=rf"^Rules\.{name}: ") as info:
+        BUILDERS[how](_ending(name, huge))
+    message = str(info.value)
+    assert len(message) < 160, message
+    shown = re.search(r"\(got (.*)\)$", message)
+    assert shown is not None, message
+    if huge.bit_length() <= 66:  # up to about 20 digits the value is shown exactly
+        assert shown.group(1) == str(huge)
+    else:  # beyond, by magnitude
+        assert re.fullmatch(r"~-?\d(\.\d+)?e\+\d+", shown.group(1)), shown.group(1)
+    if name in FIELD_BOUNDS:
+        low, high = FIELD_BOUNDS[name]
+        assert f"{low}" in message and f"{high}" in message
+
+
+def test_huge_int_shown_by_magnitude() -> None:
+    for value, shown in [(10**30, "~1e+30"), (3 * 10**30, "~3e+30"), (-(10**40), "~-1e+40"),
+                         (10**1000, "~1e+1000"), (10**5000, "~1e+5000"), (123 * 10**50, "~1.23e+52")]:
+        with pytest.raises(RulesError) as info:
+            Rules(target=value)
+        assert str(info.value) == f"Rules.target: must be from 1 to 1000 points (got {shown})"
+
+
+def test_long_values_are_cut_in_messages() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules(loner_lead="x" * 10_000)
+    assert len(str(info.value)) < 120 and str(info.value).endswith("...)")
+    with pytest.raises(RulesError, match=r"Rules\.deck: must be a whole number \(got <list>\)"):
+        Rules(deck=[10**5000])  # type: ignore[arg-type]  # its repr would raise ValueError
+
+
+@pytest.mark.parametrize("how", list(BUILDERS))
+@pytest.mark.parametrize("name", [*INT_FIELDS, "players", "deck"])
+def test_bools_refused_where_ints_expected(name: str, how: str) -> None:
+    for value in (True, False):
+        with pytest.raises(RulesError, match=rf"Rules\.{name}: must be a whole number"):
+            BUILDERS[how](_ending(name, value))
+
+
+@pytest.mark.parametrize("how", list(BUILDERS))
+def test_duration_bounds(how: str) -> None:
+    build = BUILDERS[how]
+    for ok in (1440, 1440.0, 0.5, 1e-9, 1, 30):
+        assert build(_ending("duration", ok)).duration == ok
+    for bad in (0, 0.0, -0.0, -1e-9, 1440.000001, 1441, math.nan, math.inf, -math.inf, 1e308, 10**30, 10**400):
+        with pytest.raises(RulesError, match=r"^Rules\.duration: must be above 0 and at most 1440 minutes \(got "):
+            build(_ending("duration", bad))
+    for wrong in (True, False, "30", [30]):
+        with pytest.raises(RulesError, match=r"^Rules\.duration: must be a number of minutes"):
+            build(_ending("duration", wrong))
+
+
+def test_from_dict_of_a_record_with_huge_values() -> None:
+    data = Rules().to_dict()
+    for name, value in [("make_points", 10**19), ("target", 10**30), ("super_euchre_points", 2**63)]:
+        with pytest.raises(RulesError, match=rf"Rules\.{name}: must be from"):
+            Rules.from_dict({**data, name: value})
+
+
+@pytest.mark.parametrize("name", Rules.preset_names())
+def test_presets_within_bounds_and_rules_md_variants_expressible(name: str) -> None:
+    r = Rules.preset(name)
+    for field, (low, high) in FIELD_BOUNDS.items():
+        value = getattr(r, field)
+        assert value is None or low <= value <= high
+    # RULES.md sections 6 and 7: settable loner values, any target a table plays, timed and
+    # progressive games; the extremes of a long evening and of a quick hand stay valid.
+    for fields in ({"target": 15}, {"target": 21}, {"target": 100}, {"duration": 30}, {"duration": 240},
+                   {"deals": 8}, {"deals": 1000}, {"super_euchre": True}):
+        built = Rules.preset(name, **fields)
+        assert all(getattr(built, k) == v for k, v in fields.items())
+    if r.players == 4:
+        assert Rules.preset(name, loner_march_points=0, loner_euchre_points=8, defend_alone=True,
+                            lone_defender_euchre_points=6, super_euchre=True, super_euchre_points=8).super_euchre
