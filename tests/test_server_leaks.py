@@ -7,15 +7,30 @@ arriving mid-game. Every frame each connection receives is recorded. Once the ga
 each table's true game is rebuilt from its database row (rules, secret seed, first dealer and the
 event log) through :class:`euchre.Game` alone, and cross-checked against the downloadable record;
 from it, independently of the server's view code, what each seat and a spectator may know at
-every version (``RULES.md`` section 9):
+every version (``RULES.md`` section 9), scoped to the hand being played:
 
-- a seat: every card it was dealt, every up card, every card played, and its own discards;
-- a spectator: the up cards and the cards played.
+- a seat: the cards it was dealt in this hand, this hand's up card, the cards played so far in
+  this hand, and its own discard in this hand;
+- a spectator: this hand's up card and the cards played so far in it;
+- and, only while the frame carries the ``previous`` summary of the hand just finished (a new
+  hand was dealt and no action has been taken in it yet; events that are not actions, a
+  computer player standing in or out, leave it open), the same of that previous hand, as it
+  stood when it ended.
+
+A card of an earlier hand is not forbidden knowledge, but no frame has a reason to name one: the
+scoping is what keeps the scan able to see a leak in every hand (a set that grew over the whole
+game would hold the whole deck after two or three hands). A ``hint`` frame is about the position
+it was asked at, which may be older than the connection's last state frame (hints are worked out
+on their own thread while play goes on): its actions must be exactly the seat's legal actions at
+some version it was to act at, from the connection's first state frame on, and its cards are
+checked against what the seat may know at the latest such version.
 
 Every card token in a frame's raw text (rank ``7 8 9 T J Q K A`` and suit ``c d h s``, or ``Jk``,
 matched with a regex on the JSON text, whatever the field) must be in that set at the frame's
 version (a ``state`` frame's ``v``; for any other frame, the last ``v`` the connection had seen,
-since frames reach a connection in the order they were made).
+since frames reach a connection in the order they were made). The scanner's power is tested
+too: a card another seat holds, planted in a frame of every hand, real frames of every scanned
+game and frames built from an engine replay alike, is always caught.
 """
 
 from __future__ import annotations
@@ -38,6 +53,7 @@ from server_support import Client, fresh_database, in_process_server
 
 from euchre import Game, notation
 from euchre.actions import Action, Kind
+from euchre.protocol import view_dicts
 from euchre.rules import PRESETS, Rules
 from euchre.server.core import ServerConfig
 from euchre.server.db import EventRow, Store, TableRow
@@ -62,11 +78,20 @@ def serve(url: str, **config: Any) -> Iterator[str]:
 # --- the truth: what each recipient may know at each version -----------------------------------------------
 @dataclass
 class Truth:
-    """A table's game rebuilt from its database row, and the cards each recipient may know after
-    each version (``known[v][recipient]``; version 0 is before any event)."""
+    """A table's game rebuilt from its database row, and the cards each recipient may know at
+    each version (``known[v][recipient]``; version 0 is before any event), scoped to the hand
+    being played (and the previous one while its summary is sent: ``window[v]``)."""
 
     game: Game | None
     known: list[dict[Recipient, frozenset[str]]]
+    hand: list[int] = field(default_factory=list)
+    """The index of the hand being played at each version (-1 before the start)."""
+    window: list[bool] = field(default_factory=list)
+    """At each version: the frame carries the ``previous`` summary (a hand was dealt after an
+    earlier one and nothing has been done in it yet), so that hand's cards may be named too."""
+    turns: list[tuple[int, frozenset[str]] | None] = field(default_factory=list)
+    """At each version: the seat to act and its legal actions (``None`` before the start and
+    once the game is over); what a ``hint`` frame is matched against."""
     discards: list[tuple[int, int, int, str, str]] = field(default_factory=list)
     """``(version, end, dealer, card, up card)`` for every discard: it happened at ``version`` in
     a hand whose successor was dealt at version ``end`` (after which the card may be dealt again)."""
@@ -80,9 +105,20 @@ def truth_of(row: TableRow) -> Truth:
     n = rules.players
     now = [0.0]
     game: Game | None = None
-    known: dict[Recipient, set[str]] = {s: set() for s in range(n)}
-    known[None] = set()
-    out = Truth(None, [{k: frozenset(v) for k, v in known.items()}])
+    recipients: list[Recipient] = [*range(n), None]
+    this: dict[Recipient, set[str]] = {r: set() for r in recipients}  # of the hand being played, so far
+    last: dict[Recipient, frozenset[str]] = {r: frozenset() for r in recipients}  # of the previous hand, at its end
+    out = Truth(None, [])
+
+    def snapshot() -> None:
+        window = game is not None and not game.state.history and len(game.hands) > 1
+        out.known.append({r: frozenset(this[r] | last[r]) if window else frozenset(this[r]) for r in recipients})
+        out.window.append(window)
+        out.hand.append(-1 if game is None else len(game.hands) - 1)
+        out.turns.append(None if game is None or game.is_over
+                         else (game.to_act, frozenset(str(a) for a in game.legal_actions())))
+
+    snapshot()
     dealt = 0
     for ev in row.events:
         assert ev.seq == len(out.known), "events are numbered from 1 without gaps"
@@ -101,27 +137,41 @@ def truth_of(row: TableRow) -> Truth:
             card = action.card
             if action.kind is Kind.PLAY:
                 assert card is not None
-                for s in known:
-                    known[s].add(str(card))
+                for r in recipients:
+                    this[r].add(str(card))
             elif action.kind is Kind.DISCARD:
                 assert card is not None and ev.seat == hand.dealer
-                known[ev.seat].add(str(card))
+                this[ev.seat].add(str(card))
                 out.discards.append((ev.seq, 1 << 30, ev.seat, str(card), str(hand.up_card)))
         else:
             assert ev.kind in ("bot_in", "bot_out"), ev.kind
         if game is not None:
             if dealt and dealt < len(game.hands):  # a new hand: the discards so far are of finished hands
-                out.discards = [(at, min(end, ev.seq), *rest) for at, end, *rest in out.discards]
-            while dealt < len(game.hands):
+                out.discards = [(at, min(end, ev.seq), dealer, buried, up)
+                                for at, end, dealer, buried, up in out.discards]
+            while dealt < len(game.hands):  # a new hand: the one being played becomes the previous one
+                if dealt:
+                    last = {r: frozenset(this[r]) for r in recipients}
                 deal = game.hands[dealt].deal
-                for s in range(n):
-                    known[s].update(str(c) for c in deal.hands[s])
-                for s in known:
-                    known[s].add(str(deal.up_card))
+                this = {s: {str(c) for c in deal.hands[s]} for s in range(n)}
+                this[None] = set()
+                for r in recipients:
+                    this[r].add(str(deal.up_card))
                 dealt += 1
-        out.known.append({k: frozenset(v) for k, v in known.items()})
+        snapshot()
     out.game = game
     return out
+
+
+def hint_version(frame: dict[str, Any], seat: int, first: int, v: int, truth: Truth) -> int | None:
+    """The latest version from ``first`` (the connection's first state frame) to ``v`` at which
+    ``seat`` was to act with exactly the actions this ``hint`` frame names (a hint gives every
+    legal action), or ``None``."""
+    named = frozenset(str(h.get("action")) for h in frame.get("d") or [] if isinstance(h, dict))
+    for u in range(v, first - 1, -1):
+        if truth.turns[u] == (seat, named):
+            return u
+    return None
 
 
 def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
@@ -129,28 +179,44 @@ def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
     """What is wrong with these frames (one connection's, in order): every card named that the
     recipient may not know at the frame's version, and (said separately, as the rule that
     matters most) a dealer's discard shown to anyone else during its hand (it is not known to
-    them unless it is the up card, which everyone saw; after the hand it may be dealt again)."""
+    them unless it is the up card, which everyone saw; after the hand it may be dealt again).
+    A ``hint`` frame is checked at the version of the position it answers (:func:`hint_version`)."""
     who = "a spectator" if recipient is None else f"seat {recipient}"
     found = []
     v = 0
+    first: int | None = None
     for raw in raw_frames:
         frame = json.loads(raw)
         t = frame.get("t")
         if t == "state":
             v = int(frame["v"])
+            first = v if first is None else first
         assert 0 <= v < len(truth.known), (v, len(truth.known))
-        allowed = truth.known[v][recipient]
+        at = v
+        if t == "hint":
+            u = None if recipient is None else hint_version(frame, recipient, v if first is None else first, v, truth)
+            if u is None:
+                found.append(f"a hint to {who} at version {v} for no position it was to act at: {raw[:300]}")
+            else:
+                at = u
+                if counts is not None:
+                    counts["hints"] = counts.get("hints", 0) + 1
+                    if truth.hand[u] != truth.hand[v]:
+                        counts["hints_of_a_past_hand"] = counts.get("hints_of_a_past_hand", 0) + 1
+        allowed = truth.known[at][recipient]
         cards = CARD_RE.findall(raw)
         for card in cards:
             if card not in allowed:
-                found.append(f"{card} at version {v} to {who}: {raw[:300]}")
-        for at, end, dealer, card, up in truth.discards:
-            if at <= v < end and dealer != recipient and card != up and card in cards:
-                found.append(f"the discard {card} of seat {dealer} at version {v} to {who}: {raw[:300]}")
+                found.append(f"{card} at version {at} to {who}: {raw[:300]}")
+        for start, end, dealer, card, up in truth.discards:
+            if start <= at < end and dealer != recipient and card != up and card in cards:
+                found.append(f"the discard {card} of seat {dealer} at version {at} to {who}: {raw[:300]}")
         if counts is not None:
             counts["frames"] = counts.get("frames", 0) + 1
             counts["cards"] = counts.get("cards", 0) + len(cards)
             counts[f"frame:{t}"] = counts.get(f"frame:{t}", 0) + 1
+            if t == "state" and truth.window[v]:
+                counts["previous_window"] = counts.get("previous_window", 0) + 1
             view = frame["d"]["view"] if t == "state" else None
             if view is not None:
                 if recipient is None:
@@ -163,6 +229,51 @@ def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
 
 def leaks(raw_frames: list[str], recipient: Recipient, truth: Truth) -> list[str]:
     return check_frames(raw_frames, recipient, truth)
+
+
+# --- the scanner's power: a leak planted in every hand ----------------------------------------------------
+def unknowable(truth: Truth, recipient: Recipient, v: int) -> list[str]:
+    """The cards dealt to another seat in the hand being played at version ``v`` that
+    ``recipient`` may not know there (held, or buried by the dealer), in deal order."""
+    game = truth.game
+    assert game is not None and truth.hand[v] >= 0
+    deal = game.hands[truth.hand[v]].deal
+    allowed = truth.known[v][recipient]
+    return [str(c) for s, cards in enumerate(deal.hands) if s != recipient for c in cards
+            if str(c) not in allowed]
+
+
+def planted(raw: str, card: str) -> str:
+    """The frame with one more field, naming ``card`` (a leak of another seat's hand)."""
+    frame = json.loads(raw)
+    frame.setdefault("d", {})["leak"] = {"hand": [card]}
+    return json.dumps(frame)
+
+
+def plant_in_every_hand(raw_frames: list[str], recipient: Recipient, truth: Truth) -> set[int]:
+    """In this connection's first state frame of each hand past the previous hand's window (the
+    frame of the hand's first action, for a connection there from its start) where one exists,
+    plant a card dealt to another seat that the recipient may not know there, in the frame and
+    in a chat frame right after it (said at the frame's version); assert the scanner flags both.
+    Returns the hands planted in (for a connection there from the start, every hand)."""
+    hands: set[int] = set()
+    for raw in raw_frames:
+        frame = json.loads(raw)
+        if frame.get("t") != "state":
+            continue
+        v = int(frame["v"])
+        h = truth.hand[v]
+        if h < 0 or h in hands or truth.window[v]:
+            continue
+        cards = unknowable(truth, recipient, v)
+        if not cards:  # a connection that came late, to a hand's last frame: every card is out
+            continue
+        card = cards[(v * 7) % len(cards)]
+        assert leaks([planted(raw, card)], recipient, truth), (card, v, recipient)
+        chat = json.dumps({"t": "chat", "d": [{"seat": None, "name": "x", "text": f"they hold {card}"}]})
+        assert leaks([raw, chat], recipient, truth), (card, v, recipient)
+        hands.add(h)
+    return hands
 
 
 # --- the players ---------------------------------------------------------------------------------------------
@@ -362,11 +473,16 @@ def scan(url: str, base: str, tables: list[Table]) -> dict[str, int]:
                 assert replayed.actions() == game.actions() and replayed.scores == game.scores
                 for k, v in truth.kinds.items():
                     counts[k] = counts.get(k, 0) + v
-                for seen in table.seen:
+                for i, seen in enumerate(table.seen):
                     raw = seen.client.frames
                     assert raw, "every connection got frames"
                     problems = check_frames(raw, seen.recipient, truth, counts)
                     assert not problems, "\n".join(problems[:10])
+                    hands = plant_in_every_hand(raw, seen.recipient, truth)
+                    if i == 0:  # the first spectator, there from the start: a leak caught in every hand
+                        assert hands == set(range(len(game.hands))), (hands, len(game.hands))
+                    counts["planted"] = counts.get("planted", 0) + len(hands)
+                    counts["planted_hand_3_on"] = counts.get("planted_hand_3_on", 0) + sum(h >= 2 for h in hands)
                 for v, text in table.public:
                     problems = leaks([json.dumps({"t": "state", "v": v}), text], None, truth)
                     assert not problems, "\n".join(problems[:10])
@@ -410,6 +526,7 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
     assert counts["PLAY"] > 0 and counts.get("DISCARD", 0) > 0, counts
     assert counts["public"] > 0 and counts["refused_records"] > 0, counts
     assert counts.get("bot_in", 0) > 0, counts  # stand-ins played, their frames were scanned too
+    assert counts["previous_window"] > 0 and counts["planted_hand_3_on"] > 0, counts
     if Rules.preset(preset, **rules).players == 4:
         assert counts.get("discards_to_dealer", 0) > 0, counts  # the dealer did see its own discard
 
@@ -471,3 +588,112 @@ def test_the_scanner_finds_leaks() -> None:
     assert leaks([json.dumps({"t": "chat", "d": [{"text": "10h"}]})], 1, truth)
     # Not a card: inside a longer word or id.
     assert leaks([json.dumps({"t": "welcome", "d": {"table": "xJh-Qs9"}, "m": "Ahs Jhx"})], 1, truth) == []
+
+
+# --- the scanner's power in every hand ------------------------------------------------------------------------
+def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list[str]]]:
+    """A whole game of ``preset`` played at random (seeded) as a table row, with a computer
+    player standing in and out right after the second hand (so the previous hand's window spans
+    three versions), and the state frame each recipient would get at every version, built from
+    the engine's views as the server builds them (``view``; ``previous`` while the new hand has
+    no action yet; ``last``): ``frames[recipient][v - 1]`` is the frame of version ``v``."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed, dealer=0, clock=lambda: 0.0)
+    recipients: list[Recipient] = [*range(rules.players), None]
+    events: list[EventRow] = []
+    frames: dict[Recipient, list[str]] = {r: [] for r in recipients}
+
+    def event(kind: str, seat: int | None, payload: dict[str, Any]) -> None:
+        events.append(EventRow(len(events) + 1, kind, seat, None, payload, 0.0))
+        views = view_dicts(game, recipients)
+        previous = view_dicts(game, recipients, hand=-2) if not game.state.history and len(game.hands) > 1 else {}
+        for r in recipients:
+            view, prev = views[r], previous.get(r)
+            last = view["actions"][-1] if view["actions"] else prev["actions"][-1] if prev and prev["actions"] else None
+            d = {"scores": list(game.scores), "view": view, "previous": prev, "last": last}
+            frames[r].append(json.dumps({"t": "state", "v": len(events), "d": d}))
+
+    event("start", None, {"bots": []})
+    while not game.is_over:
+        seat, dealt = game.to_act, len(game.hands)
+        action = game.push(rng.choice(game.legal_actions()))
+        event("action", seat, {"a": int(action)})
+        if dealt == 2 and len(game.hands) == 3:
+            event("bot_in", 1, {})
+            event("bot_out", 1, {})
+    row = TableRow(id="t", created_at=None, preset=preset, rules=rules.to_dict(), seed=seed,  # type: ignore[arg-type]
+                   dealer=0, level="easy", mode="friends", status="over", events=events)
+    return row, frames
+
+
+ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8)]
+
+
+@pytest.mark.parametrize(("preset", "seed"), ENGINE_GAMES, ids=[p for p, _ in ENGINE_GAMES])
+def test_a_leak_is_caught_in_every_hand(preset: str, seed: int) -> None:
+    """The engine's own views pass the scan at every version of a long game; a card another seat
+    holds, planted in a frame of each hand (the third and later too), is caught for every
+    recipient; a card of the previous hand may be named only while its summary is sent."""
+    row, frames = engine_table(preset, seed)
+    truth = truth_of(row)
+    game = truth.game
+    assert game is not None and game.is_over and len(game.hands) >= 5, len(game.hands) if game else None
+    every = set(range(len(game.hands)))
+    for r, raw in frames.items():
+        assert check_frames(raw, r, truth) == [], r
+        assert plant_in_every_hand(raw, r, truth) == every, r
+    # The window: from the version a hand is dealt at (its predecessor's last action) to its
+    # first action; the stand-in's two events after the second hand are in it.
+    starts = [v for v in range(1, len(truth.known)) if truth.window[v] and not truth.window[v - 1]]
+    assert len(starts) == len(game.hands) - 1
+    assert truth.window[starts[1]:starts[1] + 4] == [True, True, True, False]
+    closed = 0
+    for start in starts:
+        end = start
+        while truth.window[end]:
+            end += 1  # the hand's first action: its summary of the previous hand is no longer sent
+        for r in frames:
+            only_then = sorted(truth.known[end - 1][r] - truth.known[end][r])
+            if not only_then:
+                continue  # nothing of the previous hand that this hand does not show again
+            assert set(CARD_RE.findall(frames[r][end - 2])) & set(only_then), "the summary names them"
+            card = only_then[0]
+            assert leaks([planted(frames[r][end - 2], card)], r, truth) == []
+            assert leaks([planted(frames[r][end - 1], card)], r, truth), (card, end, r)
+            closed += 1
+    assert closed >= len(starts) * len(frames) // 2, closed
+
+
+def test_a_late_hint_is_checked_at_its_position() -> None:
+    """A hint worked out while play went on reaches its seat after later state frames, even of
+    the next hand: it is checked at the position it answers, and must answer one exactly."""
+    row, frames = engine_table("american", 5)
+    truth = truth_of(row)
+    assert truth.game is not None
+    # The last choice of cards a seat had in the second hand, and the third hand's first action.
+    u = max(u for u, turn in enumerate(truth.turns)
+            if truth.hand[u] == 1 and turn is not None and len(turn[1]) > 1
+            and all(a.startswith("play ") for a in turn[1]))
+    turn = truth.turns[u]
+    assert turn is not None
+    seat, legal = turn
+    v = min(v for v in range(u, len(truth.known)) if truth.hand[v] == 2 and not truth.window[v])
+    actions = sorted(legal)
+    cards = [a.split()[1] for a in actions]
+    assert not set(cards) & truth.known[v][seat]  # too old for the state frame at v
+
+    def hint(*names: str, words: str | None = None) -> str:
+        d = [{"action": a, "words": words or a, "points": 0.5} for a in names]
+        return json.dumps({"t": "hint", "d": d})
+
+    seen = frames[seat][u - 1:v]  # the frames of versions u to v: the hint was asked at u
+    assert leaks([*seen, hint(*actions)], seat, truth) == []
+    assert leaks([frames[seat][u - 1], hint(*actions)], seat, truth) == []
+    foreign = unknowable(truth, seat, u)[0]
+    assert any("no position" in p for p in leaks([*seen, hint(*actions[1:], f"play {foreign}")],
+                                                  seat, truth))
+    assert any("no position" in p for p in leaks([*seen, hint(*actions[1:])], seat, truth))
+    assert leaks([*seen, hint(*actions, words=f"as good as {foreign}")], seat, truth)
+    # Not a position from before the connection opened: one that first saw version v cannot get it.
+    assert any("no position" in p for p in leaks([frames[seat][v - 1], hint(*actions)], seat, truth))
