@@ -203,7 +203,16 @@ def build_parser() -> argparse.ArgumentParser:
                      help="another web origin allowed to open game sockets (repeatable)")
     srv.add_argument("--ws-compression", action="store_true",
                      help="compress WebSocket frames (less bandwidth, more server CPU; default off)")
+    srv.add_argument("--hint-limit", type=_per_minute, default=20, metavar="N",
+                     help="hints a minute per client address, after a burst of 5 (default 20; 0 no limit)")
+    srv.add_argument("--max-tables", type=_nonneg_int, default=2000, metavar="N",
+                     help="tables waiting or in play at once (default 2000; 0 no limit)")
+    srv.add_argument("--max-tables-per-client", type=_nonneg_int, default=20, metavar="N",
+                     help="tables waiting or in play at once opened from one client address (default 20; 0 no "
+                          "limit; behind a reverse proxy, forward the client's address, see docs/server.md)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    srv.add_argument("--log-format", default="text", choices=["text", "json"],
+                     help="log lines for people (text, default) or one JSON object a line (json)")
 
     ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
     ru.add_argument("preset", nargs="?", default=None)
@@ -291,9 +300,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout,
                           connect_limit=args.connect_limit, create_limit=args.create_limit,
-                          waiting_expiry=args.waiting_expiry * 3600)
+                          waiting_expiry=args.waiting_expiry * 3600, hint_limit=args.hint_limit,
+                          max_tables=args.max_tables, max_tables_per_client=args.max_tables_per_client)
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
-                 allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression)
+                 allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression,
+                 log_format=args.log_format)
 
 
 # --- play ----------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def fresh_database(kind: str, tmp_path: Path) -> str:
     return u.set(database=name).render_as_string(hide_password=False)
 
 
-NO_LIMITS = {"--connect-limit": "0", "--create-limit": "0"}
+NO_LIMITS = {"--connect-limit": "0", "--create-limit": "0", "--max-tables-per-client": "0", "--hint-limit": "0"}
 """What :class:`Server` adds to the command line, for each option the test did not give."""
 
 
@@ -137,7 +137,8 @@ def in_process_server(database_url: str, config: Any, log_level: str = "warning"
     """``create_app(database_url, config=config)`` served by uvicorn on a free port in a thread of
     this process, as ``euchre serve`` runs it; yields the base URL until the block ends.
 
-    Without ``limits`` the per-address limits are off (``connect_limit`` and ``create_limit`` 0);
+    Without ``limits`` the per-address limits are off (``connect_limit``, ``create_limit``,
+    ``max_tables_per_client`` and ``hint_limit`` 0);
     ``clock`` is the limits' clock (a test's fake one)."""
     import threading
     import time as _time
@@ -145,16 +146,14 @@ def in_process_server(database_url: str, config: Any, log_level: str = "warning"
     import uvicorn
 
     from euchre.server.app import create_app
-    from euchre.server.messages import MAX_FRAME
-    from euchre.server.run import bind
+    from euchre.server.run import bind, uvicorn_config
 
     if not limits:
-        config = dataclasses.replace(config, connect_limit=0, create_limit=0)
+        config = dataclasses.replace(config, connect_limit=0, create_limit=0, max_tables_per_client=0, hint_limit=0)
     app = create_app(database_url, config=config, clock=clock or _time.monotonic)
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on", ws_max_size=16 * MAX_FRAME,
-                                           ws_per_message_deflate=False, timeout_graceful_shutdown=2))
+    server = uvicorn.Server(uvicorn_config(app, log_level=log_level, graceful=2))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -132,6 +132,9 @@ class Pages:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        # Anything the server's Content-Security-Policy blocks is a bug of the pages.
+        page.on("console", lambda m: self.errors.append(f"{page.url}: {m.text}")
+                if m.type == "error" and "Content Security Policy" in m.text else None)
         return page
 
     def shot(self, page: Page, what: str, *, full_page: bool = False) -> Path:

@@ -887,11 +887,15 @@ def test_chat(db: str, tmp_path: Path) -> None:
                 msg = f["d"][0]
                 assert (msg["seat"], msg["name"], msg["text"]) == (0, "Host", SCRIPT_CHAT)
                 assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", msg["at"])
-            await spectator.send({"t": "chat", "text": "tab\there\x07bell \u200bzero-width  " + "y" * 250})
+            # Spectators read the chat but cannot write to it (anyone with the address could).
+            f = await error(spectator, {"t": "chat", "text": "hello from the rail"})
+            assert (f["code"], f["message"]) == ("forbidden", "spectators cannot chat")
+            await host.send({"t": "chat", "text": "tab\there\x07bell \u200bzero-width  " + "y" * 250})
             for c in (host, spectator):
                 f = await c.until("chat")
-                assert f["d"][0]["seat"] is None and f["d"][0]["name"] == "spectator"
+                assert f["d"][0]["seat"] == 0 and f["d"][0]["name"] == "Host"
                 assert f["d"][0]["text"] == "tab here bell zero-width " + "y" * 250
+            await asyncio.sleep(1.05)  # the chat rate (a burst of 3, then one a second)
             await host.send({"t": "chat", "text": "z" * 300})  # exactly the limit
             for c in (host, spectator):
                 assert (await c.until("chat"))["d"][0]["text"] == "z" * 300

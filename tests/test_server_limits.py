@@ -271,7 +271,8 @@ def test_create_limit_answers_429_and_creates_nothing(db: str, tmp_path: Path) -
 
 @pytest.mark.parametrize("db", DATABASES)
 def test_create_limit_zero_is_no_limit(db: str, tmp_path: Path) -> None:
-    with serve(fresh_database(db, tmp_path), limits=True, clock=FakeClock(), create_limit=0) as srv:
+    with serve(fresh_database(db, tmp_path), limits=True, clock=FakeClock(), create_limit=0,
+               max_tables_per_client=0) as srv:
         for _ in range(25):
             srv.create(mode="friends")
         assert table_count(srv) == 25

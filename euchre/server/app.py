@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from euchre import egn, notation
@@ -32,6 +33,7 @@ from euchre.errors import EuchreError
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, Unloaded, _frame
 from euchre.server.db import Store
+from euchre.server.guard import LOOPBACK_NAMES, BodyLimit, HostCheck, SecurityHeaders, is_loopback
 from euchre.server.messages import (
     MAX_FRAME,
     Act,
@@ -43,12 +45,16 @@ from euchre.server.messages import (
     Start,
     clean_text,
     parse_frame,
+    reserved_name,
 )
 
 __all__ = ["create_app", "TokenBucket", "RateLimiter", "client_key"]
 
 log = logging.getLogger("euchre.server")
 STATIC = Path(__file__).parent / "static"
+
+MAX_OFFSET = 2**31 - 1
+"""Largest ``offset`` of a listing (every database's integers hold it)."""
 
 
 class TokenBucket:
@@ -137,11 +143,29 @@ def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait - 1e-6))
 
 
+REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "table_abandoned": 410, "unavailable": 503,
+                  "damaged": 500, "busy": 503, "full": 503, "too_many_tables": 429}
+"""The HTTP status of a refusal's code, where it is not the request's own fault (400 or 409)."""
+
+MAX_MESSAGE = 300
+"""Longest error message an answer carries, in characters: an answer never grows with the request
+(a rules object of a million bad keys gets one short line)."""
+
+
+def short(message: str) -> str:
+    """A message cut to :data:`MAX_MESSAGE` characters."""
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
+
+
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message = status, code, short(message)
         self.headers = headers
+
+    @classmethod
+    def of(cls, e: Refusal, default: int = 400) -> ApiError:
+        return cls(REFUSAL_STATUS.get(e.code, default), e.code, e.message)
 
 
 class CreateTable(BaseModel):
@@ -150,18 +174,35 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: str = "bots"
     preset: str = "american"
-    rules: dict[str, Any] = Field(default_factory=dict)
+    rules: Annotated[dict[str, Any], Field(max_length=64)] = Field(default_factory=dict)
+    """Fields of :class:`~euchre.rules.Rules` to change from the preset (a few dozen exist)."""
     level: str = DEFAULT_LEVEL
     name: Annotated[str, Field(max_length=24)] = "You"
     player: PlayerId | None = None
     """The host's player id (see :data:`~euchre.server.messages.PlayerId`), kept on seat 0."""
 
 
-def _origin_ok(origin: str, host: str | None, allowed: set[str]) -> bool:
-    """A browser's WebSocket comes from this server's own pages, or from an allowed origin."""
+def _origin_ok(origin: str, server: tuple[str, int] | None, allowed: set[str]) -> bool:
+    """A browser's WebSocket comes from an allowed origin (``--allow-origin``) or from this
+    server's own pages, judged by the address the connection came in on, never by the Host header
+    (which a DNS-rebinding page sets to its own name): on a loopback address, ``localhost`` or a
+    loopback address with this port; otherwise exactly this address and port."""
     if origin in allowed:
         return True
-    return host is not None and urlsplit(origin).netloc == host
+    if server is None:
+        return False
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return False
+    if port != server[1]:
+        return False
+    if is_loopback(server[0]):
+        return parts.hostname in LOOPBACK_NAMES or is_loopback(parts.hostname)
+    return parts.hostname == server[0].lower()
 
 
 def create_app(database_url: str, *, config: ServerConfig | None = None,
@@ -173,6 +214,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     connects = (RateLimiter(config.connect_limit, config.connect_burst, clock)
                 if config.connect_limit > 0 else None)
     creates = RateLimiter(config.create_limit, config.create_burst, clock) if config.create_limit > 0 else None
+    hints = RateLimiter(config.hint_limit, config.hint_burst, clock) if config.hint_limit > 0 else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -187,6 +229,11 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             store.close()
 
     app = FastAPI(title="Euchre", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # Outermost last: the Host check first, then the headers every answer gets, then the body
+    # cap, so nothing past it ever parses more than MAX_BODY bytes.
+    app.add_middleware(BodyLimit, max_body=config.max_body)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(HostCheck, allowed_hosts=[h for o in allowed if (h := urlsplit(o).hostname)])
     app.state.connect_limiter = connects
     app.state.create_limiter = creates
 
@@ -202,21 +249,29 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     async def _validation(_request: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "request"
-        return JSONResponse({"error": "malformed", "message": f"{where}: {err.get('msg')}"}, status_code=422)
+        return JSONResponse({"error": "malformed", "message": short(f"{where}: {err.get('msg')}")}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, e: StarletteHTTPException) -> JSONResponse:
         code = "not_found" if e.status_code == 404 else "bad_request"
-        return JSONResponse({"error": code, "message": str(e.detail)}, status_code=e.status_code)
+        return JSONResponse({"error": code, "message": short(str(e.detail))}, status_code=e.status_code)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database(_request: Request, e: SQLAlchemyError) -> JSONResponse:
+        hub_of(_request).log_failure("a database read", e, path=_request.url.path)
+        return JSONResponse({"error": "unavailable", "message": "the database is not answering; try again in a moment"},
+                            status_code=503, headers={"Retry-After": "5"})
 
     async def table_or_404(request: Request, table_id: str) -> LiveTable:
         """The table, or 404; an abandoned one is 410 (it existed, and is gone for good)."""
-        table = await hub_of(request).get(table_id)
+        try:
+            table = await hub_of(request).get(table_id)
+        except Refusal as e:
+            raise ApiError.of(e) from None
         if table is None:
             raise ApiError(404, "not_found", f"no table {table_id!r}")
         if table.status == "abandoned":
-            e = config.abandoned()
-            raise ApiError(410, e.code, e.message)
+            raise ApiError.of(config.abandoned())
         return table
 
     def limit_creates(request: Request) -> None:
@@ -274,14 +329,17 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         try:
             rules = Rules.preset(body.preset, **body.rules)
         except (EuchreError, TypeError, ValueError) as e:
-            raise ApiError(400, "bad_rules", str(e)) from None
+            raise ApiError(400, "bad_rules", short(str(e))) from None
         name = clean_text(body.name) or "You"
+        if (why := reserved_name(name)) is not None:
+            raise ApiError(400, "bad_name", why)
         try:
             table, tokens = await hub_of(request).create(
                 mode=body.mode, rules=rules, preset=Rules.resolve_preset(body.preset), level=body.level.lower(),
-                name=name, player=body.player)
+                name=name, player=body.player,
+                client=client_key(request.client.host if request.client else None))
         except Refusal as e:
-            raise ApiError(400, e.code, e.message) from None
+            raise ApiError.of(e) from None
         links = [{"seat": s, "token": t, "url": f"/table/{table.id}#token={t}"} for s, t in tokens]
         return {"id": table.id, "seat": 0, "token": links[0]["token"], "url": links[0]["url"],
                 "watch_url": f"/table/{table.id}", "links": links[1:], "status": table.status}
@@ -301,8 +359,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             except Unloaded:
                 continue
             except Refusal as e:
-                status = {"forbidden": 403, "table_abandoned": 410, "unavailable": 503}.get(e.code, 409)
-                raise ApiError(status, e.code, e.message) from None
+                raise ApiError.of(e, 409) from None
             return {"id": table.id, "status": table.status}
         raise ApiError(503, "unavailable", "the table is being put away; try again")
 
@@ -335,7 +392,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
 
     @app.get("/api/games")
     async def games(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                    offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> dict[str, Any]:
         return {"games": await asyncio.to_thread(hub_of(request).store.games, limit, offset)}
 
     @app.get("/api/stats")
@@ -346,7 +403,8 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     @app.websocket("/ws/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and not _origin_ok(origin, ws.headers.get("host"), allowed):
+        server = ws.scope.get("server")
+        if origin is not None and not _origin_ok(origin, tuple(server) if server else None, allowed):
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
@@ -372,12 +430,19 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
 
         conn = Conn(seat=None, send=send, close=close)
         pump = asyncio.create_task(conn.pump())
-        table = await hub.get(table_id)
-        session = _Session(hub, table, conn, table_id)
+        try:
+            table = await hub.get(table_id)
+        except Refusal as e:
+            # Damaged, or the database is down: said, then closed (1011: the server's trouble).
+            await send(_frame("err", id=None, code=e.code, message=e.message))
+            pump.cancel()
+            await close(1011)
+            return
+        session = _Session(hub, table, conn, table_id, client_key(ws.client.host if ws.client else None), hints)
         try:
             await session.run(ws)
         finally:
-            if session.joined and session.table is not None:
+            if session.table is not None and conn in session.table.conns:
                 await session.table.leave(conn)
             for t in session.tasks:
                 t.cancel()
@@ -392,10 +457,14 @@ class _Session:
 
     FLOOD_LIMIT = 50
     FLOOD_WINDOW = 10.0
-    """More than ``FLOOD_LIMIT`` refused frames within ``FLOOD_WINDOW`` seconds close the socket."""
+    """More than ``FLOOD_LIMIT`` refused frames (of any kind: over the rate, malformed, too big,
+    forbidden, illegal...) within ``FLOOD_WINDOW`` seconds close the socket (1008)."""
 
-    def __init__(self, hub: Hub, table: LiveTable | None, conn: Conn, table_id: str) -> None:
+    def __init__(self, hub: Hub, table: LiveTable | None, conn: Conn, table_id: str, client: str = "?",
+                 hints: RateLimiter | None = None) -> None:
         self.hub = hub
+        self.client = client
+        self.hints = hints
         self.table = table
         self.conn = conn
         self.table_id = table_id
@@ -407,12 +476,39 @@ class _Session:
         self.hinting = False
 
     def err(self, code: str, message: str, id: str | None = None) -> None:
+        """Refuse a frame: an ``err`` frame, counted towards the flood limit."""
+        t = self.bucket.clock()
+        self.refused.append(t)
+        while self.refused and self.refused[0] < t - self.FLOOD_WINDOW:
+            self.refused.popleft()
         self.conn.push(_frame("err", id=id, code=code, message=message))
 
+    def flooding(self) -> bool:
+        return len(self.refused) > self.FLOOD_LIMIT
+
     async def run(self, ws: WebSocket) -> None:
+        hello_by = asyncio.get_running_loop().time() + self.hub.config.hello_timeout
         while True:
+            if self.flooding():
+                self.conn.push(_frame("err", id=None, code="rate",
+                                      message="too many refused messages; closing the connection"))
+                await asyncio.sleep(0.05)
+                await self.conn.close(1008)
+                return
             try:
-                msg = await ws.receive()
+                if self.joined or self.hub.config.hello_timeout <= 0:
+                    msg = await ws.receive()
+                else:
+                    # A socket that never says hello is closed (1008): it holds a connection
+                    # and a file descriptor for nothing.
+                    async with asyncio.timeout_at(hello_by):
+                        msg = await ws.receive()
+            except TimeoutError:
+                self.conn.push(_frame("err", id=None, code="malformed",
+                                      message=f"no hello within {self.hub.config.hello_timeout:g} seconds; closing"))
+                await asyncio.sleep(0.05)
+                await self.conn.close(1008)
+                return
             except (WebSocketDisconnect, RuntimeError):
                 return
             if msg["type"] == "websocket.disconnect":
@@ -422,15 +518,6 @@ class _Session:
                 self.err("malformed", "frames must be JSON text, not binary")
                 continue
             if not self.bucket.take():
-                t = self.bucket.clock()
-                self.refused.append(t)
-                while self.refused and self.refused[0] < t - self.FLOOD_WINDOW:
-                    self.refused.popleft()
-                if len(self.refused) > self.FLOOD_LIMIT:
-                    self.err("rate", "too many messages; closing the connection")
-                    await asyncio.sleep(0.05)
-                    await self.conn.close(1008)
-                    return
                 self.err("rate", "too many messages; slow down")
                 continue
             if len(text.encode()) > MAX_FRAME:
@@ -494,6 +581,9 @@ class _Session:
             if self.hinting:
                 self.err("rate", "a hint is already being worked out")
                 return
+            if self.hints is not None and (wait := self.hints.take(self.client)) > 0:
+                self.err("rate", f"too many hints from your address; try again in {_seconds(wait)} seconds")
+                return
             self.hinting = True
             task = asyncio.create_task(self._hint(table, seat))
             self.tasks.add(task)
@@ -521,6 +611,9 @@ class _Session:
             self.err("malformed", "hello was already said on this connection")
             return
         name = clean_text(frame.name) if frame.name else None
+        if name and (why := reserved_name(name)) is not None:
+            self.err("bad_name", why)
+            return
         for _ in range(3):
             seat = None
             if frame.token is not None:

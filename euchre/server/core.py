@@ -14,6 +14,7 @@ of tables play at once on SQLite.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -37,12 +38,19 @@ from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
-from euchre.server.db import EventRow, Op, SeatRow, Store, TableRow, now, token_hash
+from euchre.server.db import DamagedTable, EventRow, Op, SeatRow, Store, TableRow, now, token_hash
+from euchre.server.guard import MAX_BODY
 from euchre.view import PlayerView
 
 __all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Unloaded", "Writer", "ServerConfig"]
 
 log = logging.getLogger("euchre.server")
+
+FAILURE_QUIET = 60.0
+"""Seconds during which the same failure is counted, not logged again (:meth:`Hub.log_failure`)."""
+
+BOT_RETRY_MAX = 16.0
+"""Longest wait, in seconds, before a computer player's failed turn is tried again."""
 
 HINT_CACHE = 256
 """Hints the hub remembers (a position asked about again is answered at once)."""
@@ -79,6 +87,26 @@ class ServerConfig:
     hint_bid_samples: int = HINT_BID_SAMPLES
     """Sampled deals per bidding hint."""
     bot_threads: int = 2
+    """Threads the computer players' decisions run on (shared by every table)."""
+    hint_threads: int = 1
+    """Threads hints run on: their own, so a flood of hints never delays a computer player's turn."""
+    hint_queue: int = 4
+    """Hints worked out or waiting at once, over all clients; past it a hint is refused as ``busy``
+    (a position already asked about is answered from the cache regardless)."""
+    hint_limit: float = 20.0
+    """Hints a minute per client address (0: no limit)."""
+    hint_burst: int = 5
+    """Hints a client address may ask at once before ``hint_limit`` applies."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to say hello before it is closed (0: forever)."""
+    max_body: int = MAX_BODY
+    """Largest HTTP request body, in bytes (bigger ones get 413 before anything parses them)."""
+    max_tables: int = 2000
+    """Tables in play or waiting at once, over all clients; past it no table can be opened (503)."""
+    max_tables_per_client: int = 20
+    """Tables in play or waiting at once opened from one client address (0: no limit)."""
+    chat_limit: int = 500
+    """Chat lines a table keeps; past it the table's chat is full."""
     connect_limit: float = 20.0
     """New WebSocket connections a minute per client address (0: no limit). Above the peaks of
     real use: four seat links in tabs of one home reconnecting together."""
@@ -207,6 +235,14 @@ def _frame(t: str, **kw: Any) -> str:
     return orjson.dumps({"t": t, **kw}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def _describe(e: BaseException) -> str:
+    """An exception in one short line (a database error's first line, without its SQL)."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    line = text.splitlines()[0] if text else ""
+    line = line[:300]
+    return f"{type(e).__name__}: {line}" if line else type(e).__name__
+
+
 def bot_name(level: str, seat: int) -> str:
     """A computer player's name: its level and seat, so the seats of one table (and their rows on
     the statistics page) are told apart."""
@@ -236,9 +272,14 @@ class LiveTable:
         self.bots: dict[int, Bot] = {}
         self.chat: deque[dict[str, Any]] = deque(maxlen=50)
         self._chat_loaded = False
+        self._chat_lines: int | None = None
+        """Chat lines stored for this table (read from the database at the first message)."""
         self._now = 0.0
         self._bot_task: asyncio.Task[None] | None = None
+        self._bot_failures = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self.client: str | None = None
+        """The address that opened the table (in memory only: counts towards its table limit)."""
         self.unloaded = False
         """Dropped from the hub (idle or abandoned): nobody may join or start this object any more."""
         self.touched = time.monotonic()
@@ -500,17 +541,26 @@ class LiveTable:
                 await self.act(seat, str(action), None, version)
             except Refusal as e:
                 if e.code != "stale":
-                    log.warning("table %s: bot at seat %d refused: %s", self.id, seat, e.message)
-                    await asyncio.sleep(1.0)  # it will be asked again: not in a hot loop
+                    self.hub.log_failure("computer player's action", e, table=self.id, seat=seat, code=e.code)
+                    await self._bot_backoff()  # it will be asked again: not in a hot loop
+                    return
+            self._bot_failures = 0
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("table %s: computer player at seat %d failed", self.id, seat)
-            await asyncio.sleep(1.0)
+        except Exception as e:  # noqa: BLE001 - logged once, asked again later
+            self.hub.log_failure("computer player", e, table=self.id, seat=seat)
+            await self._bot_backoff()
         finally:
             self._bot_task = None
             if not self.hub.closing:
                 self._kick_bot()
+
+    async def _bot_backoff(self) -> None:
+        """Wait before a failed computer turn is tried again: 1 s, then twice as long each time
+        up to :data:`BOT_RETRY_MAX` (a database that is down for long is not hammered)."""
+        delay = min(BOT_RETRY_MAX, 2.0 ** self._bot_failures)
+        self._bot_failures += 1
+        await asyncio.sleep(delay)
 
     # --- seats and presence ----------------------------------------------------------------------
     async def join(self, conn: Conn, name: str | None, player: str | None = None) -> None:
@@ -530,37 +580,48 @@ class LiveTable:
             if seat is not None and self.seats[seat].kind == "bot":
                 # The table started (and gave this seat to a computer) after the token was checked.
                 raise Refusal("forbidden", "this seat is played by a computer player")
+            if seat is not None:
+                await self._claim(seat, name, player)
+            # Only now, with every write durable, is the connection part of the table: a refused
+            # join leaves no trace (no ghost seat shown as present, nothing to leave).
             self.conns.add(conn)
+            self.touched = time.monotonic()
             conn.push(_frame("welcome", d={"table": self.id, "seat": seat, "host": conn.host}))
             if not self._chat_loaded:
                 loop = asyncio.get_running_loop()
-                self.chat.extend(await loop.run_in_executor(None, self.hub.store.recent_chat, self.id))
-                self._chat_loaded = True
+                try:
+                    self.chat.extend(await loop.run_in_executor(None, self.hub.store.recent_chat, self.id))
+                    self._chat_loaded = True
+                except Exception as e:  # noqa: BLE001 - the chat history is not worth refusing a seat for
+                    self.hub.log_failure("chat history", e, table=self.id)
             if self.chat:
                 conn.push(_frame("chat", d=list(self.chat)))
             if seat is not None:
                 task = self._away.pop(seat, None)
                 if task is not None:
                     task.cancel()
-                s = self.seats[seat]
-                changed = False
-                if s.kind == "open":
-                    s.kind = "human"
-                    changed = True
-                if name and name != s.name:
-                    s.name = name
-                    changed = True
-                if player and s.player is None:
-                    s.player = player
-                    changed = True
-                if changed:
-                    await self.hub.writer.commit([Store.op_seat(self.id, s)])
-                if seat in self.standin and self.status == "playing":
-                    await self._commit_event("bot_out", seat, {})
                 for other in self.seats:  # someone is back: the seats still empty may be stood in for
                     if other.seat != seat:
                         self._watch_away(other.seat)
             self.broadcast()
+
+    async def _claim(self, seat: int, name: str | None, player: str | None) -> None:
+        """Take the seat: claim it if open, rename it, record the player id, and send a stand-in
+        home; each change durable before memory changes (a refused write changes nothing)."""
+        s = self.seats[seat]
+        claimed = dataclasses.replace(s)
+        if claimed.kind == "open":
+            claimed.kind = "human"
+        if name and name != claimed.name:
+            claimed.name = name
+        if player and claimed.player is None:
+            claimed.player = player
+        if claimed != s:
+            if not await self.hub.durable([Store.op_seat(self.id, claimed)]):
+                raise Refusal("unavailable", "the database did not take your seat; try again")
+            self.seats[seat] = claimed
+        if seat in self.standin and self.status == "playing":
+            await self._commit_event("bot_out", seat, {})
 
     async def leave(self, conn: Conn) -> None:
         async with self.lock:
@@ -582,16 +643,25 @@ class LiveTable:
 
         self._away[seat] = asyncio.get_running_loop().create_task(self._away_later(seat))
 
-    async def _away_later(self, seat: int) -> None:
+    async def _away_later(self, seat: int, delay: float | None = None) -> None:
         try:
-            await asyncio.sleep(self.hub.config.away_timeout)
+            await asyncio.sleep(self.hub.config.away_timeout if delay is None else delay)
             async with self.lock:
                 self._away.pop(seat, None)
                 if self.present(seat) or self.status != "playing" or seat in self.standin:
                     return
                 if not any(self.present(s.seat) for s in self.seats if s.kind == "human" and s.seat != seat):
                     return  # everyone left: the game waits for them (the timer restarts when one returns)
-                await self._commit_event("bot_in", seat, {})
+                try:
+                    await self._commit_event("bot_in", seat, {})
+                except Refusal as e:
+                    # The database refused: the seat stays waiting, and the stand-in is tried
+                    # again shortly (the game must not stall on one failed write).
+                    self.hub.log_failure("stand-in", e, table=self.id, seat=seat)
+                    if not self.hub.closing:
+                        self._away[seat] = asyncio.get_running_loop().create_task(
+                            self._away_later(seat, BOT_RETRY_MAX / 4))
+                    return
                 self.broadcast()
                 self._kick_bot()
         except asyncio.CancelledError:
@@ -609,14 +679,17 @@ class LiveTable:
             if self.status != "waiting":
                 raise Refusal("started", "the table has already started")
             bots = [s.seat for s in self.seats if s.kind == "open"]
+            before = list(self.seats)
             ops: list[Op] = []
             for b in bots:
-                s = self.seats[b]
-                s.name = bot_name(self.level, b)
-                s.kind = "bot"
-                ops.append(Store.op_seat(self.id, s))
+                self.seats[b] = dataclasses.replace(self.seats[b], name=bot_name(self.level, b), kind="bot")
+                ops.append(Store.op_seat(self.id, self.seats[b]))
             ops.append(Store.op_status(self.id, "playing"))
-            await self._commit_event("start", None, {"bots": bots}, extra=ops)
+            try:
+                await self._commit_event("start", None, {"bots": bots}, extra=ops)
+            except BaseException:
+                self.seats[:] = before  # a refused start leaves the table waiting, exactly as it was
+                raise
             for s in self.seats:
                 if s.kind == "human" and not self.present(s.seat):
                     self._watch_away(s.seat)
@@ -627,10 +700,24 @@ class LiveTable:
         """A chat line: kept, then sent to everyone at the table (under the lock, so a newcomer
         gets it either in its history or as a new line, never both or neither)."""
         async with self.lock:
-            name = self.seats[seat].name if seat is not None else "spectator"
+            if seat is None:
+                raise Refusal("forbidden", "spectators cannot chat")
+            if self.status not in ("waiting", "playing"):
+                raise Refusal("over", "the game is over: its chat is closed")
+            if self._chat_lines is None:
+                loop = asyncio.get_running_loop()
+                try:
+                    self._chat_lines = await loop.run_in_executor(None, self.hub.store.chat_count, self.id)
+                except Exception as e:  # noqa: BLE001 - said once; the message is refused
+                    self.hub.log_failure("counting chat", e, table=self.id)
+                    raise Refusal("unavailable", "the database did not take the message; try again") from None
+            if self._chat_lines >= self.hub.config.chat_limit:
+                raise Refusal("chat_full", f"this table's chat is full ({self.hub.config.chat_limit} messages)")
+            name = self.seats[seat].name
             at = now()
             if not await self.hub.durable([Store.op_chat(self.id, seat, name, text, at)]):
                 raise Refusal("unavailable", "the database did not take the message; try again")
+            self._chat_lines += 1
             msg = {"seat": seat, "name": name, "text": text, "at": at.isoformat(timespec="seconds")}
             self.chat.append(msg)
             frame = _frame("chat", d=[msg])
@@ -682,6 +769,9 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.writer = Writer(store)
         self.bot_threads = ThreadPoolExecutor(max_workers=self.config.bot_threads, thread_name_prefix="euchre-bot")
+        self.hint_threads = ThreadPoolExecutor(max_workers=self.config.hint_threads, thread_name_prefix="euchre-hint")
+        self._hinting: dict[int, asyncio.Future[list[Hint]]] = {}
+        """Hints being worked out, by position: a second ask of one waits for the first."""
         self.closing = False
         self.broken: dict[str, str] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -689,6 +779,10 @@ class Hub:
         """Tables dropped from memory since the start (idle or abandoned)."""
         self.abandoned = 0
         """Waiting tables marked ``abandoned`` since the start."""
+        self._failures: dict[tuple[str, str], tuple[float, int]] = {}
+        """Per failure kind: when it was last logged, and how often it happened since."""
+        self.failures = 0
+        """Failure lines logged since the start (``/healthz``)."""
         self._hints: OrderedDict[int, list[Hint]] = OrderedDict()
         """The last hints worked out, by position (:func:`euchre.hints.position_seed`)."""
 
@@ -701,14 +795,27 @@ class Hub:
         if cached is not None:
             self._hints.move_to_end(key)
             return cached
+        running = self._hinting.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
         cfg = self.config
+        if len(self._hinting) >= cfg.hint_queue:
+            raise Refusal("busy", "hints are busy right now; try again in a few seconds")
         loop = asyncio.get_running_loop()
-        hints = await loop.run_in_executor(
-            self.bot_threads, functools.partial(hint, view, samples=cfg.hint_samples, bid_samples=cfg.hint_bid_samples))
-        self._hints[key] = hints
-        while len(self._hints) > HINT_CACHE:
-            self._hints.popitem(last=False)
-        return hints
+        work = functools.partial(hint, view, samples=cfg.hint_samples, bid_samples=cfg.hint_bid_samples)
+        fut = loop.run_in_executor(self.hint_threads, work)
+        self._hinting[key] = fut
+
+        def done(f: asyncio.Future[list[Hint]]) -> None:
+            # Cached even when the asker went away meanwhile: the next ask is answered at once.
+            self._hinting.pop(key, None)
+            if not f.cancelled() and f.exception() is None:
+                self._hints[key] = f.result()
+                while len(self._hints) > HINT_CACHE:
+                    self._hints.popitem(last=False)
+
+        fut.add_done_callback(done)
+        return await asyncio.shield(fut)
 
     async def start(self) -> None:
         """Replay the unfinished tables from the database, set their bots going again, and start
@@ -722,7 +829,8 @@ class Hub:
         self.writer.start()
         loop = asyncio.get_running_loop()
         since = time.time() - self.config.idle_unload if self.config.idle_unload > 0 else None
-        rows = await loop.run_in_executor(None, self.store.load_tables, ("waiting", "playing"), since)
+        rows = await loop.run_in_executor(None, self.store.load_tables, ("waiting", "playing"), since,
+                                          self._damaged)
         for row in rows:
             table = self._replay(row)
             if table is not None:
@@ -739,9 +847,16 @@ class Hub:
         try:
             return LiveTable(row, self)
         except Exception as e:  # noqa: BLE001 - a corrupt table must not stop the others
-            log.error("table %s cannot be replayed: %s", row.id, e)
-            self.broken[row.id] = str(e)
+            self._damaged(row.id, e)
             return None
+
+    def _damaged(self, table_id: str, e: Exception) -> None:
+        """Set a table aside whose stored rows cannot be read or replayed: said once in the log,
+        counted in ``/healthz``, refused with ``damaged`` when asked for; the others go on."""
+        if table_id not in self.broken:
+            log.error("table %s is damaged and set aside: %s", table_id, _describe(e),
+                      extra={"ctx": {"event": "damaged table", "table": table_id, "error": type(e).__name__}})
+        self.broken[table_id] = _describe(e)
 
     def _resume(self, table: LiveTable) -> None:
         """What a replayed table does by itself: stand-in timers for absent people, and the
@@ -764,12 +879,29 @@ class Hub:
             t.close()
         await self.writer.stop()
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
+        self.hint_threads.shutdown(wait=False, cancel_futures=True)
+
+    def open_tables(self, client: str | None = None) -> int:
+        """Tables in memory that are waiting or in play (opened from ``client``, if given)."""
+        return sum(1 for t in self.tables.values()
+                   if t.status in ("waiting", "playing") and (client is None or t.client == client))
 
     async def create(self, *, mode: str, rules: Rules, preset: str | None, level: str, name: str,
-                     seed: int | None = None, player: str | None = None) -> tuple[LiveTable, list[tuple[int, str]]]:
+                     seed: int | None = None, player: str | None = None,
+                     client: str | None = None) -> tuple[LiveTable, list[tuple[int, str]]]:
         """A new table; the creator (the host) sits at seat 0, with ``player`` (their browser's
         player id, if any) recorded on it. Returns the table and one ``(seat, token)`` per human
-        seat (the only time a token exists in clear)."""
+        seat (the only time a token exists in clear).
+
+        ``client`` is the creator's address (:func:`~euchre.server.app.client_key`): one address
+        may have ``max_tables_per_client`` tables open at once, and the server ``max_tables``."""
+        cfg = self.config
+        if cfg.max_tables > 0 and self.open_tables() >= cfg.max_tables:
+            raise Refusal("full", "the server has as many tables as it can hold; try again later")
+        per_client = cfg.max_tables_per_client
+        if client is not None and per_client > 0 and self.open_tables(client) >= per_client:
+            raise Refusal("too_many_tables", f"your address already has {per_client} tables open; "
+                                             "finish or leave one first")
         if mode not in ("bots", "friends"):
             raise Refusal("malformed", f"mode must be 'bots' or 'friends', not {mode!r}")
         if level not in LEVELS:
@@ -791,8 +923,10 @@ class Hub:
         game = Game(rules, seed=seed)
         row = TableRow(id=table_id, created_at=now(), preset=preset, rules=rules.to_dict(), seed=seed,
                        dealer=game.first_dealer, level=level, mode=mode, status="waiting", seats=seat_rows)
-        await self.writer.commit([Store.op_create_table(row)])
+        if not await self.durable([Store.op_create_table(row)]):
+            raise Refusal("unavailable", "the database did not take the new table; try again in a moment")
         table = LiveTable(row, self)
+        table.client = client
         self.tables[table_id] = table
         if mode == "bots":
             await table.start(0)
@@ -809,28 +943,54 @@ class Hub:
             if fut.exception() is None:
                 return True
             raise
-        except Exception:
-            log.exception("commit failed")
+        except Exception as e:  # noqa: BLE001 - said once, and answered as "unavailable" by the caller
+            self.log_failure("commit", e)
             return False
         return True
+
+    def log_failure(self, what: str, e: BaseException, **context: Any) -> None:
+        """Log a failure once, with its context. The same failure (``what`` and the exception's
+        type) again within :data:`FAILURE_QUIET` seconds is only counted, and the count is said
+        with its next line: a database that stays down is never logged in a loop."""
+        key = (what, type(e).__name__)
+        t = time.monotonic()
+        last = self._failures.get(key)
+        if last is not None and t - last[0] < FAILURE_QUIET:
+            self._failures[key] = (last[0], last[1] + 1)
+            return
+        self._failures[key] = (t, 0)
+        self.failures += 1
+        repeated = last[1] if last is not None else 0
+        log.error("%s failed: %s", what, _describe(e), exc_info=e if last is None else None,
+                  extra={"ctx": {"event": what, "error": type(e).__name__, "repeated": repeated, **context}})
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The table, from memory, or else replayed from the database exactly as at a restart
         (a table put away while idle, a finished or abandoned one, one not loaded at the start):
         a computer player whose turn it is acts, stand-in timers run again."""
         table = self.tables.get(table_id)
-        if table is not None or table_id in self.broken:
+        if table is not None:
             return table
+        if table_id in self.broken:
+            raise Refusal("damaged", "this table's stored record is damaged and cannot be loaded "
+                                     "(the other tables are not affected)")
         if len(table_id) > 24:
             return None
-        row = await asyncio.get_running_loop().run_in_executor(None, self.store.load_table, table_id)
+        try:
+            row = await asyncio.get_running_loop().run_in_executor(None, self.store.load_table, table_id)
+        except DamagedTable as e:
+            self._damaged(table_id, e)
+            return await self.get(table_id)
+        except Exception as e:  # noqa: BLE001 - the database is down or refusing: said once, answered 503
+            self.log_failure("loading a table", e, table=table_id)
+            raise Refusal("unavailable", "the database is not answering; try again in a moment") from None
         if row is None:
             return None
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
             table = self._replay(row)
             if table is None:
-                return None
+                return await self.get(table_id)
             self.tables[table_id] = table
             self._resume(table)
         return table
@@ -843,8 +1003,8 @@ class Hub:
                 await self.sweep()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - the next sweep tries again
-                log.exception("the sweep failed")
+            except Exception as e:  # noqa: BLE001 - the next sweep tries again
+                self.log_failure("the sweep", e)
 
     async def sweep(self) -> None:
         """Put idle tables away and abandon waiting tables past their expiry. Cheap: one pass
@@ -882,7 +1042,10 @@ class Hub:
         loop = asyncio.get_running_loop()
         ids = await loop.run_in_executor(None, self.store.expired_waiting, cutoff, self.config.sweep_batch)
         for table_id in ids:
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except Refusal:
+                continue  # damaged (set aside), or the database is down (the next sweep tries)
             if table is None or table.conns or table.lock.locked():
                 continue
             async with table.lock:
@@ -897,4 +1060,5 @@ class Hub:
 
     def stats(self) -> dict[str, Any]:
         return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits,
-                "unloaded": self.unloaded, "abandoned": self.abandoned}
+                "unloaded": self.unloaded, "abandoned": self.abandoned, "damaged": len(self.broken),
+                "failures": self.failures}

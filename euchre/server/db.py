@@ -51,7 +51,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-__all__ = ["Store", "TableRow", "SeatRow", "EventRow", "token_hash", "player_key", "metadata", "sqlite_url"]
+__all__ = ["Store", "DamagedTable", "TableRow", "SeatRow", "EventRow", "token_hash", "player_key", "metadata",
+           "sqlite_url"]
 
 metadata = MetaData()
 
@@ -150,6 +151,16 @@ def sqlite_url(path: str | Path) -> str:
 
 def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+class DamagedTable(Exception):
+    """A table's stored rows cannot be decoded (a corrupt row): it is set aside, the others are
+    not affected."""
+
+    def __init__(self, table_id: str, error: Exception) -> None:
+        super().__init__(f"table {table_id}: its stored rows cannot be read ({type(error).__name__}: "
+                         f"{str(error)[:200]})")
+        self.table_id = table_id
 
 
 @dataclass
@@ -337,20 +348,35 @@ class Store:
 
     # --- reads ----------------------------------------------------------------------------------
     def load_tables(self, statuses: Sequence[str] = ("waiting", "playing"),
-                    active_since: float | None = None) -> list[TableRow]:
+                    active_since: float | None = None,
+                    damaged: Callable[[str, Exception], None] | None = None) -> list[TableRow]:
         """Every table in one of ``statuses`` with its seats and events, for replay at start;
         with ``active_since`` (a Unix time), only those with an event since then, or opened since
-        then."""
-        q = select(tables).where(tables.c.status.in_(statuses))
+        then.
+
+        Each table is read on its own: one whose rows cannot be decoded (a corrupt row) is
+        handed to ``damaged`` with the error and left out, and the others load as usual.
+        """
+        q = select(tables.c.id).where(tables.c.status.in_(statuses))
         if active_since is not None:
             # The time of each table's last event: one index seek on the primary key per table.
             last = (select(events.c.at).where(events.c.table_id == tables.c.id).order_by(events.c.seq.desc())
                     .limit(1).scalar_subquery())
             opened = dt.datetime.fromtimestamp(active_since, dt.UTC)
             q = q.where((last >= active_since) | (tables.c.created_at >= opened))
+        out = []
         with self.reader.connect() as conn:
-            rows = conn.execute(q).mappings().all()
-            out = [self._table(conn, r) for r in rows]
+            ids = [r[0] for r in conn.execute(q.order_by(tables.c.created_at))]
+            for table_id in ids:
+                try:
+                    row = self._load(conn, table_id, with_events=True)
+                except DamagedTable as e:
+                    if damaged is None:
+                        raise
+                    damaged(table_id, e)
+                    continue
+                if row is not None:
+                    out.append(row)
         return out
 
     def expired_waiting(self, opened_before: dt.datetime, limit: int = 200) -> list[str]:
@@ -361,9 +387,17 @@ class Store:
             return [r[0] for r in conn.execute(q)]
 
     def load_table(self, table_id: str, *, with_events: bool = True) -> TableRow | None:
+        """The table, or ``None`` if there is none; :class:`DamagedTable` if its rows cannot be
+        decoded."""
         with self.reader.connect() as conn:
+            return self._load(conn, table_id, with_events=with_events)
+
+    def _load(self, conn: Connection, table_id: str, *, with_events: bool) -> TableRow | None:
+        try:
             r = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             return None if r is None else self._table(conn, r, with_events=with_events)
+        except (ValueError, TypeError, KeyError) as e:  # json.JSONDecodeError is a ValueError
+            raise DamagedTable(table_id, e) from e
 
     def _table(self, conn: Connection, r: Any, *, with_events: bool = True) -> TableRow:
         row = TableRow(
@@ -376,6 +410,10 @@ class Store:
         if with_events:
             q = select(events).where(events.c.table_id == row.id).order_by(events.c.seq)
             for e in conn.execute(q).mappings():
+                if not isinstance(e["payload"], dict):
+                    raise ValueError(f"event {e['seq']}: its payload is not an object")
+                if e["seq"] != len(row.events) + 1:
+                    raise ValueError(f"event {e['seq']} follows event {len(row.events)}: the log has a gap")
                 row.events.append(EventRow(e["seq"], e["kind"], e["seat"], e["client_id"], dict(e["payload"]),
                                            float(e["at"])))
         return row
@@ -389,6 +427,11 @@ class Store:
             q = select(chat).where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(limit)
             rows = list(conn.execute(q).mappings())
         return [{"seat": r["seat"], "name": r["name"], "text": r["text"], "at": _iso(r["at"])} for r in reversed(rows)]
+
+    def chat_count(self, table_id: str) -> int:
+        with self.reader.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(chat).where(chat.c.table_id == table_id))
+                       .scalar() or 0)
 
     def games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Finished games, newest first."""

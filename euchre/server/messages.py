@@ -7,12 +7,14 @@ valid frame can never carry an oversized name, id or chat line.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-__all__ = ["Hello", "Act", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text", "MAX_FRAME"]
+__all__ = ["Hello", "Act", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text", "reserved_name",
+           "MAX_FRAME"]
 
 MAX_FRAME = 4096
 """Largest client frame, in bytes of UTF-8."""
@@ -74,6 +76,8 @@ def parse_frame(text: str) -> Hello | Act | Chat | Hint | Start | Ping:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON: {e.msg} at character {e.pos}") from None
+    except RecursionError:
+        raise ValueError("not a frame: nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError("a frame must be a JSON object")
     if "t" not in data:
@@ -87,6 +91,19 @@ def parse_frame(text: str) -> Hello | Act | Chat | Hint | Start | Ping:
             return_msg = f"unknown frame type {data.get('t')!r} (hello, act, chat, hint, start or ping)"
             raise ValueError(return_msg) from None
         raise ValueError(f"{where}: {err['msg']}") from None
+
+
+_BOT_NAME = re.compile(r"^\w+ bot \d+$", re.IGNORECASE)
+
+
+def reserved_name(name: str) -> str | None:
+    """Why a (cleaned) name may not be taken by a person, or ``None``: names that pass for a
+    spectator or a computer player would mislead the others at the table."""
+    if name.casefold() in ("spectator", "spectators"):
+        return f"{name!r} is what spectators are called; choose another name"
+    if _BOT_NAME.match(name):
+        return f"{name!r} is how computer players are named; choose another name"
+    return None
 
 
 def clean_text(text: str) -> str:

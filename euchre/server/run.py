@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import sys
+import time
+from typing import Any
 
 import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
@@ -12,9 +15,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
 from euchre.server.db import Store, sqlite_url
+from euchre.server.guard import TimedHttp, TimedWebSockets
 from euchre.server.messages import MAX_FRAME
 
-__all__ = ["serve", "default_database_url", "bind"]
+__all__ = ["serve", "default_database_url", "bind", "uvicorn_config"]
 
 
 def default_database_url() -> str:
@@ -47,7 +51,7 @@ def bind(host: str, port: int | None) -> socket.socket:
 
 def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str | None = None,
           config: ServerConfig | None = None, allow_origins: list[str] | None = None,
-          log_level: str = "warning", ws_compression: bool = False) -> int:
+          log_level: str = "warning", ws_compression: bool = False, log_format: str = "text") -> int:
     """Run the server until interrupted; prints the address first (on its own line, flushed)."""
     url = database_url or default_database_url()
     try:
@@ -63,22 +67,71 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     app = create_app(url, config=config, allow_origins=allow_origins)
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.WARNING),
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    setup_logging(log_level, log_format)
     print(f"Euchre server: http://{shown}:{actual}/", flush=True)
     print(f"Database: {_safe(url)}", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
     # Compression is off by default: frames are ~2 KB, and deflate cost a sixth of the server's CPU
     # per action under load (bench/server.py).
-    cfg = uvicorn.Config(app, log_level=log_level, ws_max_size=16 * MAX_FRAME, ws_ping_interval=20,
-                         ws_ping_timeout=20, ws_per_message_deflate=ws_compression, lifespan="on",
-                         timeout_graceful_shutdown=3)
-    server = uvicorn.Server(cfg)
+    server = uvicorn.Server(uvicorn_config(app, log_level=log_level, ws_compression=ws_compression))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down cleanly and re-raised the signal; no traceback for Ctrl-C
     return 0
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: ``time``, ``level``, ``logger``, ``message``, the failure's
+    context (``event``, ``table``, ``seat``, ``error``, ``repeated``... see
+    :meth:`~euchre.server.core.Hub.log_failure`) and ``traceback`` when there is one; for log
+    collectors."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+                               "level": record.levelname.lower(), "logger": record.name,
+                               "message": record.getMessage()}
+        out.update(getattr(record, "ctx", None) or {})
+        if record.exc_info:
+            out["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """A line for people: time, logger, level, message, then the context as ``key=value``."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        ctx = getattr(record, "ctx", None)
+        if ctx:
+            first, _, rest = line.partition("\n")
+            extra = " ".join(f"{k}={v}" for k, v in ctx.items() if k not in ("event", "error"))
+            line = f"{first} [{extra}]" + (f"\n{rest}" if rest else "") if extra else line
+        return line
+
+
+def setup_logging(level: str = "warning", fmt: str = "text") -> None:
+    """The root logger, for the server's and uvicorn's lines alike: ``text`` or ``json``."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    if fmt == "json":
+        JsonFormatter.converter = time.gmtime  # the "Z" in each line's time means it
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level.upper(), logging.WARNING))
+
+
+def uvicorn_config(app: Any, *, log_level: str = "warning", ws_compression: bool = False,
+                   graceful: int = 3) -> uvicorn.Config:
+    """How ``euchre serve`` runs the application: uvicorn with the protocols of
+    :mod:`euchre.server.guard` (time limits for slow headers and clients that never read), the
+    frame cap, and keep-alive pings that drop a peer gone silent."""
+    return uvicorn.Config(app, log_level=log_level, http=TimedHttp, ws=TimedWebSockets, ws_max_size=16 * MAX_FRAME,
+                          ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=ws_compression,
+                          lifespan="on", timeout_graceful_shutdown=graceful, log_config=None)
 
 
 def _safe(url: str) -> str:

@@ -22,6 +22,9 @@ const Euchre = (function () {
         if (k === "text") e.textContent = String(v);
         else if (k === "class") e.className = v;
         else if (k === "dataset") Object.assign(e.dataset, v);
+        // Through the CSSOM, not a style attribute: the server's Content-Security-Policy
+        // (style-src 'self') blocks inline style attributes, not script-set properties.
+        else if (k === "style") e.style.cssText = String(v);
         else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
         else if (v === true) e.setAttribute(k, "");
         else e.setAttribute(k, String(v));

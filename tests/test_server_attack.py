@@ -1,0 +1,681 @@
+"""The server under attack and under faults: a database that refuses a commit at each step,
+damaged rows, and clients that misbehave on purpose (nested, oversized, slow, silent, non-reading,
+flooding, forging Host and Origin, asking for hints without end).
+
+Each test names the failure it guards against. Nothing may be lost or stuck, every refusal is a
+precise answer, and one bad table or client never harms the others. The database faults are
+injected by :class:`Faults` (``Store.run`` refusing every transaction that holds a chosen kind of
+write, exactly as a locked, full or vanished database refuses it), in a server run in this
+process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from server_support import DATABASES, Client, Live, fresh_database, running_server, serve
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+
+from euchre.server import core, guard
+from euchre.server.db import Store, _InsertEvent
+
+
+def run(coro: Awaitable[Any], timeout: float = 60.0) -> Any:
+    async def main() -> Any:
+        return await asyncio.wait_for(coro, timeout)
+
+    return asyncio.run(main())
+
+
+# --- database faults -------------------------------------------------------------------------------------
+def op_kinds(op: Any) -> set[str]:
+    """What one write does: ``event:<kind>`` for an event, else its ``Store.op_*`` name."""
+    if isinstance(op, _InsertEvent):
+        return {"event", f"event:{op.row['kind']}"}
+    qual = getattr(op, "__qualname__", "")
+    return {qual.split(".")[1].removeprefix("op_")} if qual.startswith("Store.op_") else set()
+
+
+class Faults:
+    """A database that refuses some writes (or every read too) until healed."""
+
+    def __init__(self) -> None:
+        self.down: set[str] = set()
+        """Kinds of write refused (see :func:`op_kinds`); ``"*"`` refuses every transaction."""
+        self.reads = False
+        """Every read fails too (the database server is gone)."""
+        self.refused: list[set[str]] = []
+
+    def check(self, ops: list[Any]) -> None:
+        kinds = set().union(*(op_kinds(op) for op in ops)) if ops else set()
+        if "*" in self.down or kinds & self.down:
+            self.refused.append(kinds)
+            raise OperationalError("INSERT ...", None, Exception("database or disk is full (injected)"))
+
+    def heal(self) -> None:
+        self.down.clear()
+        self.reads = False
+
+
+@pytest.fixture
+def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
+    f = Faults()
+    real_run = Store.run
+
+    def run_(self: Store, ops: Any) -> None:
+        ops = list(ops)
+        f.check(ops)
+        real_run(self, ops)
+
+    def failing_read(name: str) -> Any:
+        real = getattr(Store, name)
+
+        def read(self: Store, *args: Any, **kwargs: Any) -> Any:
+            if f.reads:
+                raise OperationalError("SELECT ...", None, Exception("server closed the connection (injected)"))
+            return real(self, *args, **kwargs)
+        return read
+
+    monkeypatch.setattr(Store, "run", run_)
+    for name in ("load_table", "games", "stats", "record", "recent_chat", "chat_count"):
+        monkeypatch.setattr(Store, name, failing_read(name))
+    return f
+
+
+@contextmanager
+def live(db: str, tmp_path: Path, **config: Any) -> Iterator[Live]:
+    with serve(fresh_database(db, tmp_path), **{"away_timeout": 0.3, **config}) as srv:
+        yield srv
+
+
+def tokens_of(created: dict[str, Any]) -> list[str]:
+    return [created["token"]] + [link["token"] for link in created["links"]]
+
+
+async def hello(srv: Live, table_id: str, token: str | None, **kw: Any) -> Client:
+    c = await Client.connect(srv.ws(table_id), token, **kw)
+    return c
+
+
+async def ping(c: Client, timeout: float = 5.0) -> float:
+    """Round trip of a ping, in seconds."""
+    t = time.monotonic()
+    await c.send({"t": "ping"})
+    await c.until("pong", timeout=timeout)
+    return time.monotonic() - t
+
+
+async def play_until_over(c: Client, rng: random.Random, timeout: float = 60.0) -> None:
+    """Seat ``c`` takes a random legal action whenever it is to act (once per version it sees),
+    until the game is over."""
+    deadline = time.monotonic() + timeout
+    n = 0
+    acted = -1
+    while True:
+        while c.state is None:
+            await c.recv(max(0.01, deadline - time.monotonic()))
+        if c.state["status"] == "over":
+            return
+        view = c.state["view"]
+        if view is not None and view["legal"] and c.v > acted:
+            n += 1
+            acted = c.v
+            await c.send({"t": "act", "id": f"a{n}", "action": rng.choice(view["legal"]), "v": c.v})
+            while True:
+                f = await c.recv(max(0.01, deadline - time.monotonic()))
+                if f["t"] == "ack" and f["id"] == f"a{n}":
+                    break
+                if f["t"] == "err" and f.get("id") in (f"a{n}", None):
+                    acted = -1  # refused (the database, the rate): try again at this version
+                    await asyncio.sleep(0.2)
+                    break
+        else:
+            await c.recv(max(0.01, deadline - time.monotonic()))
+
+
+def table_count(srv: Live) -> int:
+    store = srv.store()
+    try:
+        return int(store.table_count())
+    finally:
+        store.close()
+
+
+def seats(srv: Live, table_id: str) -> list[dict[str, Any]]:
+    return list(srv.info(table_id)["seats"])
+
+
+# 1. A failed seat write leaves no ghost.
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_refused_seat_write_leaves_no_ghost_and_the_game_goes_on(db: str, tmp_path: Path, faults: Faults) -> None:
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id, tokens = d["id"], tokens_of(d)
+
+        async def scenario() -> None:
+            host = await hello(srv, table_id, tokens[0])
+            await host.until("state")
+            faults.down = {"seat"}
+            guest = await hello(srv, table_id, tokens[1], name="Guest")
+            f = await guest.until("err")
+            assert f["code"] == "unavailable" and "seat" in f["message"]
+            assert await ping(guest) < 5  # the connection stays open, and says hello again later
+            assert not any(json.loads(x)["t"] == "welcome" for x in guest.frames)
+            info = seats(srv, table_id)[1]
+            assert (info["kind"], info["present"], info["name"]) == ("open", False, "Player 2")
+            store = srv.store()
+            assert store.load_table(table_id).seats[1].kind == "open"  # type: ignore[union-attr]
+            store.close()
+            faults.heal()
+            await guest.send({"t": "hello", "token": tokens[1], "name": "Guest"})
+            await guest.until("welcome")
+            info = seats(srv, table_id)[1]
+            assert (info["kind"], info["present"], info["name"]) == ("human", True, "Guest")
+            # The game starts and the guest plays its turns: nothing is stuck.
+            assert srv.start(table_id, tokens[0]).status_code == 200
+            await asyncio.gather(play_until_over(host, random.Random(1)), play_until_over(guest, random.Random(2)))
+
+        run(scenario(), timeout=120)
+        assert srv.info(table_id)["status"] == "over"
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
+def test_a_refused_start_leaves_the_table_waiting(db: str, tmp_path: Path, faults: Faults) -> None:
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id, tokens = d["id"], tokens_of(d)
+        faults.down = {"event:start"}
+        r = srv.start(table_id, tokens[0])
+        assert r.status_code == 503 and r.json()["error"] == "unavailable"
+        info = srv.info(table_id)
+        assert info["status"] == "waiting"
+        assert [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+        assert [s["name"] for s in info["seats"]][1:] == ["Player 2", "Player 3", "Player 4"]
+        faults.heal()
+        assert srv.start(table_id, tokens[0]).status_code == 200
+        assert [s["kind"] for s in srv.info(table_id)["seats"]] == ["human", "bot", "bot", "bot"]
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
+def test_refused_actions_chat_and_finish_change_nothing(db: str, tmp_path: Path, faults: Faults) -> None:
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id, tokens = d["id"], tokens_of(d)
+        assert srv.start(table_id, tokens[0]).status_code == 200
+
+        async def scenario() -> None:
+            host = await hello(srv, table_id, tokens[0])
+            await host.until("state")
+            faults.down = {"chat"}
+            await host.send({"t": "chat", "text": "hello"})
+            assert (await host.until("err"))["code"] == "unavailable"
+            faults.heal()
+            await host.send({"t": "chat", "text": "hello again"})
+            assert (await host.until("chat"))["d"][0]["text"] == "hello again"
+            # Every action and the game's end refused for a while: the table waits, then goes on.
+            rng = random.Random(3)
+            faults.refused.clear()
+            faults.down = {"finish"}
+            task = asyncio.ensure_future(play_until_over(host, rng, timeout=90))
+            deadline = time.monotonic() + 60
+            while not faults.refused and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert faults.refused, "the game never reached its end"
+            v = srv.version(table_id)
+            await asyncio.sleep(0.5)
+            assert srv.version(table_id) == v and srv.info(table_id)["status"] == "playing"
+            faults.heal()
+            await task
+
+        run(scenario(), timeout=150)
+        assert srv.info(table_id)["status"] == "over"
+        assert srv.http.get(f"/api/tables/{table_id}/record").status_code == 200
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
+def test_a_refused_stand_in_is_tried_again(db: str, tmp_path: Path, faults: Faults,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "BOT_RETRY_MAX", 0.4)
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id, tokens = d["id"], tokens_of(d)
+
+        async def scenario() -> None:
+            host = await hello(srv, table_id, tokens[0])
+            guest = await hello(srv, table_id, tokens[1])
+            await guest.until("state")
+            assert srv.start(table_id, tokens[0]).status_code == 200
+            faults.down = {"event:bot_in"}
+            await guest.close()
+            deadline = time.monotonic() + 10
+            while not faults.refused and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert faults.refused
+            assert not seats(srv, table_id)[1]["bot"]
+            faults.heal()
+            while not seats(srv, table_id)[1]["bot"]:
+                assert time.monotonic() < deadline + 5, "no stand-in came after the database healed"
+                await asyncio.sleep(0.05)
+            await host.close()
+
+        run(scenario())
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
+def test_a_database_that_is_down_answers_503(db: str, tmp_path: Path, faults: Faults) -> None:
+    with live(db, tmp_path, idle_unload=0) as srv:
+        faults.down = {"*"}
+        faults.reads = True
+        r = srv.post_table(mode="friends")
+        assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+        for path in ("/api/games", "/api/stats", "/api/tables/nosuchtable0"):
+            r = srv.http.get(path)
+            assert r.status_code == 503 and r.json()["error"] == "unavailable", (path, r.text)
+        faults.heal()
+        assert table_count(srv) == 0  # nothing half-made
+        assert srv.post_table(mode="friends").status_code == 201
+        assert srv.health()["failures"] >= 1
+
+
+# 10. One corrupt row never stops the server.
+@pytest.mark.parametrize("payload", ["not json", '{"a": 99999}', "[]"])
+def test_a_damaged_table_is_set_aside_and_the_others_go_on(payload: str, tmp_path: Path) -> None:
+    url = fresh_database("sqlite", tmp_path)
+    with serve(url) as srv:
+        bad = srv.create(mode="friends", name="Host")
+        good = srv.create(mode="friends", name="Host")
+        for d in (bad, good):
+            assert srv.start(d["id"], d["token"]).status_code == 200
+    store = Store(url, migrate=False)
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE events SET payload = :p WHERE table_id = :t"), {"p": payload, "t": bad["id"]})
+    store.close()
+    with serve(url) as srv:
+        health = srv.health()
+        assert health["damaged"] == 1 and health["tables"] == 1
+        r = srv.http.get(f"/api/tables/{bad['id']}")
+        assert r.status_code == 500 and r.json()["error"] == "damaged", r.text
+        assert srv.info(good["id"])["status"] == "playing"
+
+        async def scenario() -> None:
+            ws = await websockets.connect(srv.ws(bad["id"]))
+            f = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert (f["t"], f["code"]) == ("err", "damaged")
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 5)
+            c = await Client.connect(srv.ws(good["id"]), good["token"])
+            await c.until("state")
+
+        run(scenario())
+
+
+# 7. Nested JSON.
+def test_deeply_nested_frames_and_bodies_are_malformed(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends")
+
+        async def scenario() -> None:
+            c = await hello(srv, d["id"], None)
+            await c.until("welcome")
+            await c.ws.send("[" * 1500 + "]" * 1500)
+            f = await c.until("err")
+            assert f["code"] == "malformed" and "nested" in f["message"]
+            await ping(c)
+
+        run(scenario())
+        nested = "[" * 20000 + "]" * 20000
+        r = srv.http.post("/api/tables", content=nested, headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500, r.text
+        assert len(r.content) < 1000
+
+
+# 8, 9. Integers out of range.
+@pytest.mark.parametrize("query", ["offset=9223372036854775808", "offset=-1", "limit=100000", "offset=1e9"])
+def test_listing_parameters_out_of_range_are_refused(query: str, tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        r = srv.http.get(f"/api/games?{query}")
+        assert r.status_code == 422 and r.json()["error"] == "malformed", r.text
+
+
+@pytest.mark.parametrize("rules", [{"make_points": 10**19}, {"target": 10**30}, {"march_points": -5},
+                                   {"euchre_points": 2**63}, {"deals": 10**12}])
+def test_rule_fields_out_of_range_are_refused(rules: dict[str, Any], tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        r = srv.post_table(mode="friends", rules=rules)
+        assert r.status_code == 400 and r.json()["error"] == "bad_rules", r.text
+        assert len(r.content) < 600
+        assert table_count(srv) == 0
+
+
+# 3. Large bodies.
+def test_a_large_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        big = json.dumps({"mode": "friends", "rules": {f"k{i}": i for i in range(200_000)}})
+        r = srv.http.post("/api/tables", content=big, headers={"content-type": "application/json"})
+        assert r.status_code == 413 and r.json()["error"] == "too_big"
+        assert len(r.content) < 300
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+            yield b'{"mode": "friends", "name": "'
+            for _ in range(100):
+                yield b"x" * 1000
+            yield b'"}'
+
+        r = srv.http.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+        assert r.status_code == 413
+        # Many keys under the cap: one short line, not one per key.
+        many = {"mode": "friends", "rules": {f"bogus_{i}": 1 for i in range(65)}}
+        r = srv.post_table(**many)
+        assert r.status_code == 422 and len(r.content) < 500, r.text
+        some = {"mode": "friends", "rules": {f"bogus_{i}_{'x' * 200}": 1 for i in range(60)}}
+        r = srv.post_table(**some)
+        assert r.status_code == 400 and len(r.json()["message"]) <= 300, r.text
+        assert table_count(srv) == 0
+
+
+def test_a_large_post_does_not_stall_other_clients(tmp_path: Path) -> None:
+    """The attack of the issue, on a real ``euchre serve``: a 74 MB rules object of 4,000,000
+    keys; meanwhile another client's pings keep coming back at once."""
+    with running_server(fresh_database("sqlite", tmp_path), tmp_path) as server:
+        with httpx.Client(base_url=server.base) as http:
+            d = http.post("/api/tables", json={"mode": "friends"}).json()
+        body = b'{"mode":"friends","rules":{' + b",".join(b'"k%d":%d' % (i, i) for i in range(4_000_000)) + b"}}"
+
+        def post() -> httpx.Response | None:
+            try:
+                with httpx.Client(base_url=server.base, timeout=30) as http:
+                    return http.post("/api/tables", content=body, headers={"content-type": "application/json"})
+            except httpx.TransportError:
+                return None  # the server answered and closed before the upload ended: refused too
+
+        async def scenario() -> None:
+            c = await Client.connect(f"{server.ws_base}/ws/{d['id']}", None)
+            await c.until("welcome")
+            posting = asyncio.ensure_future(asyncio.to_thread(post))
+            worst = 0.0
+            while not posting.done():
+                worst = max(worst, await ping(c))
+                await asyncio.sleep(0.15)  # under the frame rate (10 a second)
+            r = await posting
+            assert r is None or (r.status_code == 413 and len(r.content) < 300)
+            assert worst < 1.0, worst
+
+        run(scenario())
+
+
+# 6. Slow and silent clients.
+def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path, hello_timeout=0.5) as srv:
+        d = srv.create(mode="friends")
+
+        async def scenario() -> None:
+            ws = await websockets.connect(srv.ws(d["id"]))
+            t = time.monotonic()
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            assert time.monotonic() - t < 3
+            # One that says hello in time stays.
+            c = await hello(srv, d["id"], None)
+            await c.until("welcome")
+            await asyncio.sleep(0.8)
+            await ping(c)
+
+        run(scenario())
+
+
+def test_partial_headers_are_timed_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard.TimedHttp, "header_timeout", 0.5)
+    with live("sqlite", tmp_path) as srv:
+        port = int(srv.base.rsplit(":", 1)[1])
+        socks = []
+        for _ in range(20):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            socks.append(s)
+        silent = socket.create_connection(("127.0.0.1", port))  # connects, never sends a byte
+        socks.append(silent)
+        assert srv.http.get("/healthz").status_code == 200
+        t = time.monotonic()
+        for s in socks:
+            s.settimeout(5)
+            assert s.recv(1024) == b""  # closed by the server
+            s.close()
+        assert time.monotonic() - t < 4
+
+
+# 5. A client that never reads.
+def test_a_client_that_never_reads_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard.TimedWebSockets, "send_timeout", 1.0)
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id = d["id"]
+        assert srv.start(table_id, d["token"]).status_code == 200
+        port = int(srv.base.rsplit(":", 1)[1])
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.connect(("127.0.0.1", port))
+        raw.sendall(f"GET /ws/{table_id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        frame = json.dumps({"t": "hello", "token": None}).encode()
+        mask = b"\x00\x00\x00\x00"
+        raw.sendall(bytes([0x81, 0x80 | len(frame)]) + mask + frame)  # a masked text frame; then never read
+
+        async def scenario() -> None:
+            host = await hello(srv, table_id, d["token"])
+            rng = random.Random(5)
+            dropped = asyncio.Event()
+
+            def watch() -> None:
+                raw.settimeout(None)
+                time.sleep(0.5)
+                while True:  # read only now, to see whether the server closed it
+                    try:
+                        chunk = raw.recv(1 << 20)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                dropped.set()
+
+            player = asyncio.ensure_future(play_until_over(host, rng, timeout=90))
+            deadline = time.monotonic() + 60
+            while not player.done() and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+                if time.monotonic() > deadline - 55 and not dropped.is_set():
+                    break
+            threading.Thread(target=watch, daemon=True).start()
+            await asyncio.wait_for(dropped.wait(), 60)
+            await ping(host)
+            player.cancel()
+
+        run(scenario(), timeout=150)
+        raw.close()
+
+
+# 12. Refusals of every kind count towards the flood limit.
+@pytest.mark.parametrize("frame", [b"{not json", json.dumps({"t": "hello", "token": "wrong-token"}).encode(),
+                                   json.dumps({"t": "act", "id": "x", "action": "pass"}).encode()])
+def test_a_flood_of_refused_frames_closes_the_connection(frame: bytes, tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends")
+
+        async def scenario() -> None:
+            ws = await websockets.connect(srv.ws(d["id"]))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                for _ in range(200):
+                    await ws.send(frame.decode())
+                    await asyncio.sleep(0.01)  # under the rate limit: each is refused for itself
+                while True:
+                    await asyncio.wait_for(ws.recv(), 5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+        run(scenario())
+
+
+# 13. DNS rebinding.
+def test_a_forged_host_is_refused_on_a_loopback_server(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        port = int(srv.base.rsplit(":", 1)[1])
+        d = srv.create(mode="friends")
+        r = srv.http.get("/api/options", headers={"Host": f"evil.example:{port}"})
+        assert r.status_code == 421 and r.json()["error"] == "wrong_host"
+        r = srv.http.post("/api/tables", json={"mode": "friends"}, headers={"Host": f"evil.example:{port}"})
+        assert r.status_code == 421
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+            assert srv.http.get("/api/options", headers={"Host": host}).status_code == 200, host
+
+        async def scenario() -> None:
+            with pytest.raises(websockets.InvalidStatus):
+                await websockets.connect(srv.ws(d["id"]), origin=f"http://evil.example:{port}",  # type: ignore[arg-type]
+                                         additional_headers={"Host": f"evil.example:{port}"})
+            with pytest.raises(websockets.InvalidStatus):  # a right Host does not make a foreign origin right
+                await websockets.connect(srv.ws(d["id"]), origin=f"http://evil.example:{port}")  # type: ignore[arg-type]
+            ws = await websockets.connect(srv.ws(d["id"]), origin=f"http://localhost:{port}")  # type: ignore[arg-type]
+            await ws.close()
+
+        run(scenario())
+
+
+# 14. Chat, names and headers.
+def test_chat_is_for_seats_of_live_tables_and_bounded(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path, chat_limit=3) as srv:
+        d = srv.create(mode="friends", name="Host")
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await host.until("state")
+            for n in range(3):
+                await host.send({"t": "chat", "text": f"line {n}"})
+                await host.until("chat")
+                await asyncio.sleep(1.05)
+            f = await asyncio.wait_for(_send_and_err(host, {"t": "chat", "text": "one more"}), 5)
+            assert f["code"] == "chat_full"
+            for name in ("spectator", "Spectator", "Hard bot 2", "easy BOT 3"):
+                await host.send({"t": "hello", "token": None, "name": name})
+            fresh = await hello(srv, d["id"], d["links"][0]["token"], name="Hard bot 2")
+            f = await fresh.until("err")
+            assert f["code"] == "bad_name"
+            assert seats(srv, d["id"])[1]["name"] == "Player 2"
+
+        run(scenario())
+        r = srv.post_table(mode="friends", name="spectator")
+        assert r.status_code == 400 and r.json()["error"] == "bad_name"
+
+
+async def _send_and_err(c: Client, frame: dict[str, Any]) -> dict[str, Any]:
+    await c.send(frame)
+    return await c.until("err")
+
+
+def test_chat_at_a_finished_table_is_closed(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await play_until_over(host, random.Random(7))
+            f = await _send_and_err(host, {"t": "chat", "text": "gg"})
+            assert (f["code"], f["message"]) == ("over", "the game is over: its chat is closed")
+
+        run(scenario(), timeout=120)
+
+
+def test_security_headers(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        for path in ("/", "/games", "/static/table.js", "/api/options", "/nope"):
+            r = srv.http.get(path)
+            assert r.headers["x-content-type-options"] == "nosniff", path
+            assert r.headers["x-frame-options"] == "DENY", path
+            csp = r.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, path
+
+
+# 2. Hints never starve the computer players, and are bounded.
+def test_hints_run_beside_the_bots_and_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import euchre.hints
+
+    release = threading.Event()
+    started = threading.Event()
+    real = euchre.hints.hint
+
+    def slow_hint(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(euchre.hints, "hint", slow_hint)
+    with live("sqlite", tmp_path, hint_queue=1) as srv:
+        tables = [srv.create(mode="friends", name="Host") for _ in range(3)]
+        for d in tables:
+            assert srv.start(d["id"], d["token"]).status_code == 200
+
+        async def my_turn(c: Client) -> None:
+            while not (c.state and c.state["view"] and c.state["view"]["legal"]):
+                await c.recv(10)
+
+        async def scenario() -> None:
+            hosts = [await hello(srv, d["id"], d["token"]) for d in tables]
+            for h in hosts[:2]:
+                await my_turn(h)
+            await hosts[0].send({"t": "hint"})
+            assert await asyncio.to_thread(started.wait, 10)
+            # The one hint slot is taken: another table's hint is refused at once, as busy.
+            f = await _send_and_err(hosts[1], {"t": "hint"})
+            assert f["code"] == "busy"
+            # The computer players of the third table play on while the hint is worked out.
+            v = srv.version(tables[2]["id"])
+            await play_until_over(hosts[2], random.Random(9), timeout=60)
+            assert srv.version(tables[2]["id"]) > v + 20
+            release.set()
+            assert (await hosts[0].until("hint", timeout=30))["d"]
+
+        run(scenario(), timeout=120)
+
+
+def test_hints_per_address_are_limited(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        pass
+    with serve(fresh_database("sqlite", tmp_path / "b"), limits=True, connect_limit=0, create_limit=0,
+               hint_limit=1, hint_burst=2) as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            while not (host.state and host.state["view"] and host.state["view"]["legal"]):
+                await host.recv(10)
+            for _ in range(2):
+                await host.send({"t": "hint"})
+                await host.until("hint", timeout=30)
+            f = await _send_and_err(host, {"t": "hint"})
+            assert f["code"] == "rate" and "hints" in f["message"]
+
+        run(scenario(), timeout=90)
+
+
+# 4. Tables per client and in total.
+def test_tables_per_client_and_in_total_are_bounded(tmp_path: Path) -> None:
+    with serve(fresh_database("sqlite", tmp_path), limits=True, connect_limit=0, create_limit=0,
+               max_tables_per_client=3, max_tables=5) as srv:
+        for _ in range(3):
+            srv.create(mode="friends")
+        r = srv.post_table(mode="friends")
+        assert r.status_code == 429 and r.json()["error"] == "too_many_tables"
+        assert table_count(srv) == 3
