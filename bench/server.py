@@ -160,7 +160,8 @@ class Server:
             cmd = [sys.executable, *prof, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0",
                    "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning",
                    # Every simulated player connects from 127.0.0.1: the per-address limits would refuse them.
-                   "--connect-limit", "0", "--create-limit", "0"]
+                   "--connect-limit", "0", "--create-limit", "0", "--max-tables-per-client", "0",
+                   "--hint-limit", "0"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                      cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         assert self.proc.stdout is not None
