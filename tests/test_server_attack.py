@@ -679,3 +679,68 @@ def test_tables_per_client_and_in_total_are_bounded(tmp_path: Path) -> None:
         r = srv.post_table(mode="friends")
         assert r.status_code == 429 and r.json()["error"] == "too_many_tables"
         assert table_count(srv) == 3
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_damaged_finished_game_does_not_break_the_list(db: str, tmp_path: Path) -> None:
+    url = fresh_database(db, tmp_path)
+    with serve(url) as srv:
+        games = []
+        for seed in (11, 12):
+            d = srv.create(mode="friends", name="Host")
+            assert srv.start(d["id"], d["token"]).status_code == 200
+
+            async def finish(d: dict[str, Any] = d, seed: int = seed) -> None:
+                host = await hello(srv, d["id"], d["token"])
+                await play_until_over(host, random.Random(seed))
+
+            run(finish(), timeout=120)
+            games.append(d["id"])
+        store = Store(url, migrate=False)
+        with store.engine.begin() as conn:
+            bad = "'[1, 2'" if db == "sqlite" else "'[\"x\"]'"  # PostgreSQL's json type refuses bad JSON itself
+            conn.execute(text(f"UPDATE tables SET scores = {bad} WHERE id = :t"), {"t": games[0]})
+        store.close()
+        r = srv.http.get("/api/games")
+        assert r.status_code == 200, r.text
+        listed = {g["id"]: g for g in r.json()["games"]}
+        assert listed[games[0]]["scores"] is None and listed[games[0]]["players"]
+        assert listed[games[1]]["scores"] is not None
+
+
+def test_a_database_that_stays_down_is_logged_once(tmp_path: Path, faults: Faults,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+        faults.down = {"*"}
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await host.until("state")
+            for _ in range(20):  # the host keeps trying, the bots retry by themselves
+                if host.state and host.state["view"]["legal"]:
+                    await host.send({"t": "act", "id": f"x{time.monotonic()}",
+                                     "action": host.state["view"]["legal"][0], "v": host.v})
+                await asyncio.sleep(0.15)
+
+        with caplog.at_level("ERROR", logger="euchre.server"):
+            run(scenario())
+        assert len(faults.refused) >= 2
+        lines = [r for r in caplog.records if r.name == "euchre.server"]
+        assert 1 <= len(lines) <= 3, [r.getMessage() for r in lines]
+        assert all(getattr(r, "ctx", {}).get("event") for r in lines)
+
+
+def test_json_log_lines() -> None:
+    import logging
+
+    from euchre.server.run import JsonFormatter, TextFormatter
+
+    record = logging.LogRecord("euchre.server", logging.ERROR, __file__, 1, "commit failed: %s", ("disk full",), None)
+    record.ctx = {"event": "commit", "table": "abc", "repeated": 3}
+    line = json.loads(JsonFormatter().format(record))
+    assert (line["level"], line["logger"], line["message"]) == ("error", "euchre.server", "commit failed: disk full")
+    assert (line["event"], line["table"], line["repeated"]) == ("commit", "abc", 3)
+    assert line["time"].endswith("Z")
+    assert TextFormatter().format(record).endswith("commit failed: disk full [table=abc repeated=3]")

@@ -42,6 +42,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     case,
+    cast,
     create_engine,
     event,
     func,
@@ -435,16 +436,20 @@ class Store:
 
     def games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Finished games, newest first."""
+        # Only the listed columns (not each game's rules and record), and the scores as raw text,
+        # decoded row by row: one damaged row shows without its scores instead of failing the page.
+        c = tables.c
         with self.reader.connect() as conn:
-            q = (select(tables).where(tables.c.status == "over").order_by(tables.c.finished_at.desc())
-                 .limit(limit).offset(offset))
+            q = (select(c.id, c.preset, c.created_at, c.finished_at, cast(c.scores, Text).label("scores"),
+                        cast(c.winners, Text).label("winners"))
+                 .where(c.status == "over").order_by(c.finished_at.desc()).limit(limit).offset(offset))
             rows = list(conn.execute(q).mappings())
             out = []
             for r in rows:
                 names = [s["name"] for s in conn.execute(
                     select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)).mappings()]
-                out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": r["scores"],
-                            "winners": r["winners"], "created_at": _iso(r["created_at"]),
+                out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": _ints(r["scores"]),
+                            "winners": _ints(r["winners"]), "created_at": _iso(r["created_at"]),
                             "finished_at": _iso(r["finished_at"])})
         return out
 
@@ -505,6 +510,17 @@ class Store:
     def table_count(self) -> int:
         with self.reader.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables)).scalar() or 0)
+
+
+def _ints(raw: str | None) -> list[int] | None:
+    """A stored list of whole numbers, or ``None`` if there is none or it cannot be read."""
+    try:
+        value = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    if isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        return value
+    return None
 
 
 def _iso(t: dt.datetime | None) -> str | None:
