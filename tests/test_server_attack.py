@@ -118,9 +118,9 @@ async def ping(c: Client, timeout: float = 5.0) -> float:
     return time.monotonic() - t
 
 
-async def play_until_over(c: Client, rng: random.Random, timeout: float = 60.0) -> None:
-    """Seat ``c`` takes a random legal action whenever it is to act (once per version it sees),
-    until the game is over."""
+async def play_until_over(c: Client, rng: random.Random, timeout: float = 60.0, pause: float = 0.0) -> None:
+    """Seat ``c`` takes a random legal action whenever it is to act (once per version it sees,
+    after ``pause`` seconds), until the game is over."""
     deadline = time.monotonic() + timeout
     n = 0
     acted = -1
@@ -131,6 +131,8 @@ async def play_until_over(c: Client, rng: random.Random, timeout: float = 60.0) 
             return
         view = c.state["view"]
         if view is not None and view["legal"] and c.v > acted:
+            if pause:
+                await asyncio.sleep(pause)
             n += 1
             acted = c.v
             await c.send({"t": "act", "id": f"a{n}", "action": rng.choice(view["legal"]), "v": c.v})
@@ -744,3 +746,126 @@ def test_json_log_lines() -> None:
     assert (line["event"], line["table"], line["repeated"]) == ("commit", "abc", 3)
     assert line["time"].endswith("Z")
     assert TextFormatter().format(record).endswith("commit failed: disk full [table=abc repeated=3]")
+
+
+# --- real database faults: a lock held past the timeout, a PostgreSQL server that goes away --------------
+def test_a_sqlite_lock_held_past_the_timeout(tmp_path: Path) -> None:
+    """Another process holds SQLite's write lock for 2 s, past the server's busy timeout (0.5 s
+    here, ``?timeout=0.5``): the actions meanwhile are refused ``unavailable`` and change nothing,
+    and the game goes on, with nothing lost, once the lock is released."""
+    import sqlite3
+
+    path = tmp_path / "locked.sqlite3"
+    with serve(f"sqlite:///{path}?timeout=0.5") as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+        locked = threading.Event()
+        release = threading.Event()
+
+        def hold() -> None:
+            conn = sqlite3.connect(path, isolation_level=None)
+            conn.execute("BEGIN EXCLUSIVE")
+            locked.set()
+            release.wait(10)
+            conn.execute("ROLLBACK")
+            conn.close()
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await host.until("state")
+            holder = threading.Thread(target=hold)
+            holder.start()
+            assert await asyncio.to_thread(locked.wait, 5)
+            v = srv.version(d["id"])
+            player = asyncio.ensure_future(play_until_over(host, random.Random(21), timeout=90, pause=0.05))
+            await asyncio.sleep(2.0)
+            assert srv.version(d["id"]) == v  # nothing went through, nothing half-done
+            assert not player.done()
+            release.set()
+            await asyncio.to_thread(holder.join, 10)
+            await player
+
+        run(scenario(), timeout=150)
+        final = srv.info(d["id"])
+        assert srv.health()["failures"] >= 1
+    assert final["status"] == "over"
+    with serve(f"sqlite:///{path}") as srv:  # replayed from the database: the same game
+        assert srv.info(d["id"])["version"] == final["version"]
+        assert srv.info(d["id"])["scores"] == final["scores"]
+
+
+@pytest.fixture
+def private_postgres() -> Iterator[dict[str, Any]]:
+    """A PostgreSQL server of this test's own (Debian's binaries, as ``.ci/postgres.sh``), which
+    the test may stop and start again on the same port and data."""
+    import glob
+    import shutil
+    import subprocess
+
+    from server_support import postgres_admin_url
+
+    postgres_admin_url()  # skipped (or failed in CI) without PostgreSQL, like every PostgreSQL test
+    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    if not bins or shutil.which("su") is None:
+        pytest.skip("no PostgreSQL binaries to run a private server")
+    bin_dir = bins[-1]
+    import tempfile
+
+    data = Path(tempfile.mkdtemp(prefix="euchre-pg-fault."))  # under /tmp: pytest's own tmp is root's only
+    shutil.chown(data, "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def pg(*args: str) -> None:
+        subprocess.run(["su", "postgres", "-c", " ".join(args)], check=True, capture_output=True, timeout=60)
+
+    pg(f"{bin_dir}/initdb", "-D", f"{data}/data", "-A", "trust", "-U", "postgres")
+    opts = f"'-k /tmp -p {port} -c listen_addresses=127.0.0.1'"
+
+    def start() -> None:
+        pg(f"{bin_dir}/pg_ctl", "-D", f"{data}/data", "-w", "-o", opts, "-l", f"{data}/log", "start")
+
+    def stop() -> None:
+        pg(f"{bin_dir}/pg_ctl", "-D", f"{data}/data", "-m", "immediate", "stop")
+
+    start()
+    try:
+        yield {"url": f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", "start": start, "stop": stop}
+    finally:
+        subprocess.run(["su", "postgres", "-c", f"{bin_dir}/pg_ctl -D {data}/data -m immediate stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def test_postgresql_going_away_loses_nothing(private_postgres: dict[str, Any]) -> None:
+    """The PostgreSQL server is killed (``pg_ctl -m immediate``) in the middle of a game and is
+    back a second later: meanwhile every write is refused ``unavailable``; afterwards the same
+    connections play on, and the finished game is exactly what the database replays."""
+    url = private_postgres["url"]
+    with serve(url) as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await host.until("state")
+            rng = random.Random(31)
+            player = asyncio.ensure_future(play_until_over(host, rng, timeout=120, pause=0.1))
+            await asyncio.sleep(0.5)
+            assert not player.done()
+            await asyncio.to_thread(private_postgres["stop"])
+            await asyncio.sleep(1.0)
+            down_v = host.v
+            await asyncio.sleep(0.5)
+            assert host.v == down_v  # nothing is acknowledged while the database is away
+            await asyncio.to_thread(private_postgres["start"])
+            await player
+
+        run(scenario(), timeout=180)
+        final = srv.info(d["id"])
+        assert final["status"] == "over"
+        assert srv.health()["failures"] >= 1  # the outage was met (and said)
+    with serve(url) as srv:
+        again = srv.info(d["id"])
+        assert (again["version"], again["scores"], again["status"]) == (final["version"], final["scores"], "over")

@@ -243,7 +243,15 @@ class Store:
             database = self.url.database
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            # How long a write waits for another writer's lock before it fails (the client then
+            # gets "unavailable"): 30 s, or the URL's ``?timeout=SECONDS``.
+            try:
+                self.busy_timeout = float(self.url.query.get("timeout", 30))  # type: ignore[arg-type]
+            except ValueError:
+                raise ValueError(f"the SQLite URL's timeout must be a number of seconds, not "
+                                 f"{self.url.query.get('timeout')!r}") from None
+            self.url = self.url.difference_update_query(["timeout"])
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": self.busy_timeout}
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, json_serializer=_dumps, **kwargs)
@@ -251,9 +259,9 @@ class Store:
         self.reader: Engine = self.engine
         """Reads: with SQLite a second engine whose transactions do not take the write lock."""
         if self.is_sqlite:
-            _sqlite_durability(self.engine, immediate=True)
+            _sqlite_durability(self.engine, immediate=True, busy_timeout=self.busy_timeout)
             self.reader = create_engine(self.url, json_serializer=_dumps, **kwargs)
-            _sqlite_durability(self.reader, immediate=False)
+            _sqlite_durability(self.reader, immediate=False, busy_timeout=self.busy_timeout)
         if migrate:
             self.migrate()
 
@@ -535,7 +543,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _sqlite_durability(engine: Engine, *, immediate: bool) -> None:
+def _sqlite_durability(engine: Engine, *, immediate: bool, busy_timeout: float = 30.0) -> None:
     """WAL with ``synchronous=FULL`` (a commit is on disk before it returns), a busy timeout,
     foreign keys, and ``BEGIN IMMEDIATE`` so a writer takes the lock up front instead of failing
     half-way through a transaction."""
@@ -544,7 +552,8 @@ def _sqlite_durability(engine: Engine, *, immediate: bool) -> None:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
         cur = dbapi_conn.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "busy_timeout=30000", "foreign_keys=ON"):
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", f"busy_timeout={int(busy_timeout * 1000)}",
+                       "foreign_keys=ON"):
             cur.execute(f"PRAGMA {pragma}")
         cur.close()
 
