@@ -14,9 +14,12 @@ of tables play at once on SQLite.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import dataclasses
 import datetime as dt
 import functools
+import gc
 import logging
 import secrets
 import time
@@ -233,6 +236,17 @@ def _frame(t: str, **kw: Any) -> str:
     """One frame as compact JSON text. orjson: encoding the state frames was the largest single
     cost of the server's event loop (each action sends one to every connection)."""
     return orjson.dumps({"t": t, **kw}, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` (another C library, another system)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
 
 
 def _describe(e: BaseException) -> str:
@@ -1013,19 +1027,35 @@ class Hub:
         if self.config.waiting_expiry > 0:
             await self._expire_waiting()
         if self.config.idle_unload > 0:
-            now_m = time.monotonic()
-            for table in list(self.tables.values()):
-                if table.lock.locked():
-                    continue
-                if table.busy():
-                    if table.bot_due():
-                        table._kick_bot()  # a no-op unless its turn was somehow not started
-                    continue
-                if now_m - table.touched >= self.config.idle_unload:
-                    async with table.lock:  # free: taken at once, unless a waiter is just waking
-                        if not (table.busy() or table.unloaded
-                                or time.monotonic() - table.touched < self.config.idle_unload):
-                            self._drop(table)
+            before = self.unloaded
+            await self._unload_idle()
+            if self.unloaded > before:
+                self._give_back_memory()
+
+    async def _unload_idle(self) -> None:
+        """Drop the tables idle for ``idle_unload`` seconds with nothing to do."""
+        now_m = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.lock.locked():
+                continue
+            if table.busy():
+                if table.bot_due():
+                    table._kick_bot()  # a no-op unless its turn was somehow not started
+                continue
+            if now_m - table.touched >= self.config.idle_unload:
+                async with table.lock:  # free: taken at once, unless a waiter is just waking
+                    if not (table.busy() or table.unloaded
+                            or time.monotonic() - table.touched < self.config.idle_unload):
+                        self._drop(table)
+
+    def _give_back_memory(self) -> None:
+        """After tables are put away: collect their cycles and hand the freed heap back to the
+        system (glibc's ``malloc_trim``), so the process's memory falls after a peak instead of
+        staying at it. A no-op where there is no glibc."""
+        gc.collect()
+        trim = _malloc_trim()
+        if trim is not None:
+            trim(0)
 
     def _drop(self, table: LiveTable) -> None:
         """Forget the table (with its lock held): the database has all of it."""

@@ -34,7 +34,7 @@ class _Frame(BaseModel):
 class Hello(_Frame):
     t: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=100)] | None = None
-    v: Annotated[int, Field(ge=0)] | None = None
+    v: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = None
     name: Annotated[str, Field(max_length=24)] | None = None
     player: PlayerId | None = None
     """Recorded on the seat of ``token`` if it has no player id yet (the first claim wins);
@@ -46,7 +46,7 @@ class Act(_Frame):
     id: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[!-~]+$")]
     """Printable ASCII without spaces: it is stored, and some databases refuse control bytes."""
     action: Annotated[str, Field(min_length=1, max_length=40)]
-    v: Annotated[int, Field(ge=0)] | None = None
+    v: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = None
 
 
 class Chat(_Frame):
