@@ -23,6 +23,7 @@ The search is alpha-beta over card plays, compiled with numba. What makes it fas
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,7 +33,7 @@ from euchre.actions import PLAY_ACTIONS, Action
 from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, POWER
 from euchre.state import Phase, State
 
-__all__ = ["Solver", "solve", "action_values"]
+__all__ = ["Solver", "solve", "action_values", "thread_solver", "TT_BYTES"]
 
 _EFF = np.array(EFFECTIVE[:4], dtype=np.int64)
 _POW = np.array(POWER[:4], dtype=np.int64)
@@ -45,6 +46,9 @@ _ORDER = np.array(
 
 _TT_BITS = 18
 _MAX_PLY = 24
+TT_BYTES = 4 * 8 << _TT_BITS
+"""Bytes of one solver's transposition table (four arrays of 2**18 64-bit words: 8 MiB). The
+table never grows: a full slot is overwritten."""
 
 
 @njit(cache=True, nogil=True)
@@ -285,8 +289,9 @@ def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive
 
 class Solver:
     """An exact solver with its own transposition table (reuse one instance: allocating the table
-    costs more than a small solve). Positions come from :class:`~euchre.state.State` objects in
-    the play phase, with every card known (a real deal, or a sample of the unseen cards).
+    costs more than a small solve; :func:`thread_solver` is the calling thread's, shared by all
+    its users). Positions come from :class:`~euchre.state.State` objects in the play phase, with
+    every card known (a real deal, or a sample of the unseen cards).
 
     >>> import random
     >>> from euchre import Rules, State
@@ -472,21 +477,30 @@ class Solver:
         return rep
 
 
-_DEFAULT: Solver | None = None
+_LOCAL = threading.local()
 
 
-def _default() -> Solver:
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Solver()
-    return _DEFAULT
+def thread_solver() -> Solver:
+    """The solver of the calling thread: one per thread, made on first use and kept while the
+    thread lives, shared by every bot, hint and function that solves in that thread.
+
+    A :class:`Solver` must not be used by two threads at once (its table and scratch arrays are
+    changed in place), and its table is large (:data:`TT_BYTES`) and costly to allocate, so the
+    search bots take this one instead of owning theirs: a process holds one table per thread that
+    searches (the server's pool of computer players: two), not one per bot. Sharing changes no
+    result: every solve starts a new generation of the table, so a solve never reads an entry an
+    earlier one wrote, and a solver that served other bots answers exactly as a new one."""
+    solver: Solver | None = getattr(_LOCAL, "solver", None)
+    if solver is None:
+        solver = _LOCAL.solver = Solver()
+    return solver
 
 
 def solve(state: State) -> int:
-    """The maker's final tricks under best play from ``state`` (a shared :class:`Solver`)."""
-    return _default().solve(state)
+    """The maker's final tricks under best play from ``state`` (the thread's :func:`thread_solver`)."""
+    return thread_solver().solve(state)
 
 
 def action_values(state: State) -> dict[Action, int]:
-    """Each legal play with the maker's final tricks after it (a shared :class:`Solver`)."""
-    return _default().action_values(state)
+    """Each legal play with the maker's final tricks after it (the thread's :func:`thread_solver`)."""
+    return thread_solver().action_values(state)

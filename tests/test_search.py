@@ -8,8 +8,13 @@ are deliberately not asserted.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+import threading
+import tracemalloc
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -133,7 +138,7 @@ def decision_views(rules: Rules, seed: int, count: int) -> list[PlayerView]:
     """The first ``count`` views with a real choice in a game played by heuristic bots."""
     game = Game(rules, seed=seed)
     bots = {s: HeuristicBot(seed=s) for s in range(rules.players)}
-    out = []
+    out: list[PlayerView] = []
     while not game.is_over and len(out) < count:
         view = game.view(game.to_act)
         if len(view.legal_actions) > 1:
@@ -151,6 +156,75 @@ def test_same_seed_same_choices() -> None:
     first.reset()
     assert [first.choose(v) for v in views] == picks
     assert all(p in v.legal_actions for p, v in zip(picks, views, strict=True))
+
+
+# --- memory: an idle bot holds next to nothing, the solver is the thread's ----------------------
+def test_an_idle_expert_bot_holds_little_memory() -> None:
+    # The server keeps a bot per computer seat per table between its turns: it used to own an 8 MiB
+    # transposition table each. Now the solver is the thread's (euchre.solver.thread_solver), and
+    # what a bot holds after its decisions is its options and its random generators.
+    views = decision_views(AMERICAN, seed=8, count=40)
+    bids = [v for v in views if v.phase is not Phase.PLAY][:2]
+    plays = [v for v in views if v.phase is Phase.PLAY][:2]
+    assert len(bids) == len(plays) == 2
+    level_bot("expert", seed=99).choose(plays[0])  # the thread's solver, loaded before measuring
+    gc.collect()
+    tracemalloc.start()
+    try:
+        bots = [level_bot("expert", seed=s) for s in range(3)]
+        for bot in bots:
+            for v in bids + plays:
+                bot.choose(v)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+        del bots, bot
+        gc.collect()
+        freed = held - tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert 0 < freed < 3 * 2**20, f"{freed / 3 / 1024:.0f} KiB per idle bot"
+
+
+def play_tables(seeds: list[int], steps: int, pool: ThreadPoolExecutor | None = None) -> dict[int, list[Action]]:
+    """The actions of one game per seed, all seats search bots, the games advanced a decision each
+    in turn (the decisions of one round at the same time in ``pool``, when given)."""
+    games = {s: Game(AMERICAN, seed=s) for s in seeds}
+    bots = {s: [tiny(seed=10 * s + i, samples=12, bid_samples=6) for i in range(4)] for s in seeds}
+    out: dict[int, list[Action]] = {s: [] for s in seeds}
+
+    def ask(bot: SearchBot, view: PlayerView) -> Callable[[], Action]:
+        if pool is not None:
+            return pool.submit(bot.choose, view).result
+        action = bot.choose(view)
+        return lambda: action
+
+    for _ in range(steps):
+        asked = {s: ask(bots[s][g.to_act], g.view(g.to_act)) for s, g in games.items() if not g.is_over}
+        for s, answer in asked.items():
+            action = answer()
+            out[s].append(action)
+            games[s].push(action)
+    return out
+
+
+def test_decisions_do_not_depend_on_who_else_uses_the_threads_solver() -> None:
+    # A bot's decision depends only on its seed and the view: the same whether its game is the
+    # only one searched in a new thread (a solver of its own), interleaved with another game's bots
+    # in one thread (one solver for all), or spread over two threads at once as the server does.
+    seeds, steps = [3, 4], 45
+    alone: dict[int, list[Action]] = {}
+
+    def by_itself(seed: int) -> None:
+        alone.update(play_tables([seed], steps))
+
+    for seed in seeds:
+        t = threading.Thread(target=by_itself, args=(seed,))
+        t.start()
+        t.join()
+    assert sorted(alone) == seeds and all(len(acts) == steps for acts in alone.values())
+    assert play_tables(seeds, steps) == alone
+    with ThreadPoolExecutor(2) as pool:
+        assert play_tables(seeds, steps, pool) == alone
 
 
 def other_deal_same_view(state: State, seat: int, seed: int) -> State:

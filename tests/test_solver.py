@@ -10,12 +10,13 @@ for loners and lone defenders.
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
 from euchre import Rules, State
 from euchre.actions import PLAY_ACTIONS
-from euchre.solver import Solver, action_values, solve
+from euchre.solver import Solver, action_values, solve, thread_solver
 from euchre.state import Phase
 
 PRESETS = ["american", "british", "two-handed", "cut-throat"]
@@ -37,7 +38,7 @@ def minimax(s: State) -> int:
 def positions(rules: Rules, seed: int, count: int, min_plays: int) -> list[State]:
     """Random positions in trick play with at least ``min_plays`` cards already played."""
     rng = random.Random(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         s = State.random(rules, dealer=rng.randrange(rules.players), rng=rng)
         while s.phase not in (Phase.PLAY, Phase.OVER):
@@ -134,3 +135,22 @@ def test_outcomes_score_exactly_as_the_exact_values(preset: str) -> None:
         quick = solver.action_outcomes(s)
         assert quick.keys() == exact.keys()
         assert all(s.score_for(quick[a]) == s.score_for(exact[a]) for a in exact)
+
+
+def test_each_thread_has_one_solver_that_answers_as_a_new_one() -> None:
+    # The search bots, hints and solve() share the thread's solver instead of one each: a solver
+    # that solved other deals before must answer exactly as a new one (same tricks, not only the
+    # same points), and two threads never share one (a solver is changed in place as it searches).
+    mine = thread_solver()
+    assert thread_solver() is mine
+    other: list[Solver] = []
+    t = threading.Thread(target=lambda: other.append(thread_solver()))
+    t.start()
+    t.join()
+    assert other and other[0] is not mine
+    for preset in PRESETS:
+        for s in positions(Rules.preset(preset), seed=7 + len(preset), count=8, min_plays=0):
+            fresh = Solver()
+            assert mine.action_outcomes(s) == fresh.action_outcomes(s)
+            assert mine.action_values(s) == fresh.action_values(s)
+            assert mine.outcome(s) == fresh.outcome(s) and mine.solve(s) == fresh.solve(s) == solve(s)

@@ -68,12 +68,16 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
 from euchre.bots.heuristic import HeuristicBot
 from euchre.state import Phase, State
 from euchre.view import PlayerView
+
+if TYPE_CHECKING:
+    from euchre.solver import Solver
 
 __all__ = ["SearchBot", "Evaluation", "win_probability"]
 
@@ -273,11 +277,17 @@ class SearchBot(Bot):
         self.score_aware = score_aware
         self.bid_margin = bid_margin
         self.alone_margin = alone_margin
-        from euchre.solver import Solver  # numba is loaded only by the players that search
-
         self._rng = random.Random(seed)
-        self._solver = Solver()
         self._policy = HeuristicBot(seed)
+
+    @property
+    def _solver(self) -> Solver:
+        """The solver of the calling thread (:func:`euchre.solver.thread_solver`): the bot owns
+        none, so that an idle bot holds only its options and its random generator, and a process
+        holds one transposition table per searching thread however many bots it has."""
+        from euchre.solver import thread_solver  # numba is loaded only by the players that search
+
+        return thread_solver()
 
     def reset(self) -> None:
         self._rng = random.Random(self.seed)
