@@ -210,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--max-tables-per-client", type=_nonneg_int, default=20, metavar="N",
                      help="tables waiting or in play at once opened from one client address (default 20; 0 no "
                           "limit; behind a reverse proxy, forward the client's address, see docs/server.md)")
+    srv.add_argument("--max-connections-per-client", type=_nonneg_int, default=256, metavar="N",
+                     help="connections one client address may hold open at once (default 256; 0 no limit; "
+                          "connections from this machine, such as a reverse proxy's, are not counted)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     srv.add_argument("--log-format", default="text", choices=["text", "json"],
                      help="log lines for people (text, default) or one JSON object a line (json)")
@@ -304,7 +307,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                           max_tables=args.max_tables, max_tables_per_client=args.max_tables_per_client)
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
                  allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression,
-                 log_format=args.log_format)
+                 log_format=args.log_format, max_connections_per_client=args.max_connections_per_client)
 
 
 # --- play ----------------------------------------------------------------------------------------

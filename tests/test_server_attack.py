@@ -869,3 +869,33 @@ def test_postgresql_going_away_loses_nothing(private_postgres: dict[str, Any]) -
     with serve(url) as srv:
         again = srv.info(d["id"])
         assert (again["version"], again["scores"], again["status"]) == (final["version"], final["scores"], "over")
+
+
+def test_connections_per_address_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address holds at most ``--max-connections-per-client`` sockets (HTTP or WebSocket) at
+    once: the next is closed unread; closing one makes room. (Loopback is counted here only
+    because the test says so; by default a reverse proxy on this machine is not.)"""
+    monkeypatch.setattr(guard, "CONNECTIONS", guard.Connections(limit=4, count_loopback=True))
+    with live("sqlite", tmp_path) as srv:
+        port = int(srv.base.rsplit(":", 1)[1])
+        d = srv.create(mode="friends")  # this client's connection closes after the request? keep-alive: count it
+        srv.http.close()
+
+        async def scenario() -> None:
+            sockets = [await websockets.connect(srv.ws(d["id"])) for _ in range(2)]
+            silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+            extra = socket.create_connection(("127.0.0.1", port))
+            extra.settimeout(5)
+            assert extra.recv(1) == b""  # the fifth: closed at once
+            extra.close()
+            await sockets[0].close()
+            silent[0].close()
+            await asyncio.sleep(0.2)
+            async with httpx.AsyncClient(base_url=srv.base) as http:
+                assert (await http.get("/healthz")).status_code == 200
+            for s in silent[1:]:
+                s.close()
+            await sockets[1].close()
+
+        run(scenario())
+        assert guard.CONNECTIONS.open == {}

@@ -310,6 +310,22 @@ def test_serve_passes_the_limits_on(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (custom.connect_limit, custom.create_limit, custom.waiting_expiry) == (0, 7, 5400)
 
 
+def test_serve_passes_the_attack_limits_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from euchre.server import run as run_module
+
+    got: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_module, "serve", lambda **kw: got.append(kw) or 0)
+    assert main(["serve"]) == 0
+    assert main(["serve", "--hint-limit", "0", "--max-tables", "9", "--max-tables-per-client", "2",
+                 "--max-connections-per-client", "8", "--log-format", "json"]) == 0
+    default, custom = got
+    d, c = default["config"], custom["config"]
+    assert (d.hint_limit, d.max_tables, d.max_tables_per_client) == (20, 2000, 20)
+    assert (default["max_connections_per_client"], default["log_format"]) == (256, "text")
+    assert (c.hint_limit, c.max_tables, c.max_tables_per_client) == (0, 9, 2)
+    assert (custom["max_connections_per_client"], custom["log_format"]) == (8, "json")
+
+
 # --- tables nobody returns to -----------------------------------------------------------------------------------
 async def my_turn(c: Client) -> None:
     """Frames until this seat's frame offers a choice."""

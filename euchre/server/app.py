@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import math
 import time
@@ -33,7 +32,7 @@ from euchre.errors import EuchreError
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, Unloaded, _frame
 from euchre.server.db import Store
-from euchre.server.guard import LOOPBACK_NAMES, BodyLimit, HostCheck, SecurityHeaders, is_loopback
+from euchre.server.guard import LOOPBACK_NAMES, BodyLimit, HostCheck, SecurityHeaders, client_key, is_loopback
 from euchre.server.messages import (
     MAX_FRAME,
     Act,
@@ -119,23 +118,6 @@ class RateLimiter:
         bucket = self.buckets.pop(key, None) or TokenBucket(self.burst, self.rate, self.clock)
         self.buckets[key] = bucket
         return 0.0 if bucket.take() else bucket.wait()
-
-
-def client_key(host: str | None) -> str:
-    """The address a per-client limit counts: the client's IP as uvicorn reports it (it already
-    follows ``X-Forwarded-For`` from trusted proxies). An IPv6 address counts as its /64, since
-    one home or server gets a whole /64 and could otherwise take a fresh address per request."""
-    if not host:
-        return "?"
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 def _seconds(wait: float) -> int:

@@ -19,7 +19,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["HEADER_TIMEOUT", "SEND_TIMEOUT", "MAX_BODY", "BODY_TIMEOUT", "TimedHttp", "TimedWebSockets",
+__all__ = ["HEADER_TIMEOUT", "SEND_TIMEOUT", "MAX_BODY", "BODY_TIMEOUT", "MAX_CONNECTIONS_PER_CLIENT", "CONNECTIONS",
+           "Connections", "client_key", "TimedHttp", "TimedWebSockets",
            "BodyLimit", "HostCheck", "SecurityHeaders", "is_loopback"]
 
 HEADER_TIMEOUT = 10.0
@@ -37,16 +38,77 @@ MAX_BODY = 64 * 1024
 BODY_TIMEOUT = 15.0
 """Seconds a request's body may take to arrive."""
 
+MAX_CONNECTIONS_PER_CLIENT = 256
+"""Connections one client address may hold open at once (HTTP and WebSocket)."""
+
+
+class Connections:
+    """Open connections per client address (:func:`client_key`), HTTP and WebSocket alike: one
+    address may hold ``limit`` at once, so a slow-headers or silent-socket attack from one
+    address cannot take every file descriptor of the process. Loopback addresses are not
+    counted unless ``count_loopback``: behind a reverse proxy on this machine every client
+    comes from there, and the proxy keeps its own limits."""
+
+    def __init__(self, limit: int = MAX_CONNECTIONS_PER_CLIENT, count_loopback: bool = False) -> None:
+        self.limit = limit
+        self.count_loopback = count_loopback
+        self.open: dict[str, int] = {}
+
+    def key(self, transport: asyncio.BaseTransport) -> str | None:
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if self.limit <= 0 or host is None or (is_loopback(host) and not self.count_loopback):
+            return None
+        return client_key(host)
+
+    def add(self, key: str | None, always: bool = False) -> bool:
+        """Count one more for ``key``; ``False`` (and nothing counted) when it has its limit,
+        unless ``always``."""
+        if key is None:
+            return True
+        n = self.open.get(key, 0)
+        if n >= self.limit and not always:
+            return False
+        self.open[key] = n + 1
+        return True
+
+    def remove(self, key: str | None) -> None:
+        if key is None:
+            return
+        n = self.open.get(key, 0) - 1
+        if n > 0:
+            self.open[key] = n
+        else:
+            self.open.pop(key, None)
+
+
+CONNECTIONS = Connections()
+"""The process's count (``euchre serve --max-connections-per-client`` sets its limit)."""
+
 
 class TimedHttp(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with a deadline for each request's headers."""
+    """uvicorn's HTTP protocol with a deadline for each request's headers, and the count of open
+    connections per client address (:data:`CONNECTIONS`)."""
 
     header_timeout = HEADER_TIMEOUT
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+        key = CONNECTIONS.key(transport)
+        if not CONNECTIONS.add(key):
+            transport.abort()  # over the address's limit: not even read
+            return
+        self._counted = key
+        super().connection_made(transport)
         self._arm()
+
+    def handle_websocket_upgrade(self) -> None:
+        # The connection becomes the WebSocket protocol's, which counts it from here on.
+        self._disarm()
+        CONNECTIONS.remove(self._counted)
+        self._counted = None
+        super().handle_websocket_upgrade()
 
     def _arm(self) -> None:
         self._disarm()
@@ -73,7 +135,10 @@ class TimedHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
-        super().connection_lost(exc)
+        CONNECTIONS.remove(getattr(self, "_counted", None))
+        self._counted = None
+        if getattr(self, "transport", None) is not None:
+            super().connection_lost(exc)
 
 
 class TimedWebSockets(WebSocketsSansIOProtocol):
@@ -82,6 +147,16 @@ class TimedWebSockets(WebSocketsSansIOProtocol):
     the close frame."""
 
     send_timeout = SEND_TIMEOUT
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._counted = CONNECTIONS.key(transport)
+        CONNECTIONS.add(self._counted, always=True)  # admitted already, as an HTTP connection
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        CONNECTIONS.remove(self._counted)
+        self._counted = None
+        super().connection_lost(exc)
 
     async def send(self, message: Any) -> None:
         writable: asyncio.Event = self.writable
@@ -92,6 +167,23 @@ class TimedWebSockets(WebSocketsSansIOProtocol):
                 self.transport.abort()
                 raise ClientDisconnected() from None
         await super().send(message)
+
+
+def client_key(host: str | None) -> str:
+    """The address a per-client limit counts: the client's IP as uvicorn reports it (it already
+    follows ``X-Forwarded-For`` from trusted proxies). An IPv6 address counts as its /64, since
+    one home or server gets a whole /64 and could otherwise take a fresh address per request."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def is_loopback(host: str | None) -> bool:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
 from euchre.server.db import Store, sqlite_url
-from euchre.server.guard import TimedHttp, TimedWebSockets
+from euchre.server.guard import CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT, TimedHttp, TimedWebSockets
 from euchre.server.messages import MAX_FRAME
 
 __all__ = ["serve", "default_database_url", "bind", "uvicorn_config"]
@@ -51,7 +51,8 @@ def bind(host: str, port: int | None) -> socket.socket:
 
 def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str | None = None,
           config: ServerConfig | None = None, allow_origins: list[str] | None = None,
-          log_level: str = "warning", ws_compression: bool = False, log_format: str = "text") -> int:
+          log_level: str = "warning", ws_compression: bool = False, log_format: str = "text",
+          max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT) -> int:
     """Run the server until interrupted; prints the address first (on its own line, flushed)."""
     url = database_url or default_database_url()
     try:
@@ -67,6 +68,7 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     app = create_app(url, config=config, allow_origins=allow_origins)
+    CONNECTIONS.limit = max_connections_per_client
     setup_logging(log_level, log_format)
     print(f"Euchre server: http://{shown}:{actual}/", flush=True)
     print(f"Database: {_safe(url)}", flush=True)
