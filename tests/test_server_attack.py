@@ -293,7 +293,7 @@ def test_a_database_that_is_down_answers_503(db: str, tmp_path: Path, faults: Fa
 
 
 # 10. One corrupt row never stops the server.
-@pytest.mark.parametrize("payload", ["not json", '{"a": 99999}', "[]"])
+@pytest.mark.parametrize("payload", ["not json", '{"a": 99999, "bots": [9]}', "[]"])
 def test_a_damaged_table_is_set_aside_and_the_others_go_on(payload: str, tmp_path: Path) -> None:
     url = fresh_database("sqlite", tmp_path)
     with serve(url) as srv:
@@ -715,20 +715,24 @@ def test_a_database_that_stays_down_is_logged_once(tmp_path: Path, faults: Fault
     with live("sqlite", tmp_path) as srv:
         d = srv.create(mode="friends", name="Host")
         assert srv.start(d["id"], d["token"]).status_code == 200
-        faults.down = {"*"}
+        host_frames: list[str] = []
 
         async def scenario() -> None:
             host = await hello(srv, d["id"], d["token"])
             await host.until("state")
-            for _ in range(20):  # the host keeps trying, the bots retry by themselves
+            faults.down = {"*"}
+            for _ in range(60):  # the host keeps trying (past the flood limit), the bots retry by themselves
                 if host.state and host.state["view"]["legal"]:
                     await host.send({"t": "act", "id": f"x{time.monotonic()}",
                                      "action": host.state["view"]["legal"][0], "v": host.v})
-                await asyncio.sleep(0.15)
+                await asyncio.sleep(0.05)
+            await ping(host)  # refusals that are the server's fault never close the connection
+            host_frames.extend(host.frames)
 
         with caplog.at_level("ERROR", logger="euchre.server"):
             run(scenario())
         assert len(faults.refused) >= 2
+        assert sum(1 for f in host_frames if '"code":"unavailable"' in f) >= 2  # and still connected
         lines = [r for r in caplog.records if r.name == "euchre.server"]
         assert 1 <= len(lines) <= 3, [r.getMessage() for r in lines]
         assert all(getattr(r, "ctx", {}).get("event") for r in lines)

@@ -457,12 +457,17 @@ class _Session:
         self.tasks: set[asyncio.Task[None]] = set()
         self.hinting = False
 
+    SERVER_SIDE = frozenset({"unavailable", "busy", "damaged"})
+    """Refusals that are the server's trouble, not the client's: never counted as a flood (a
+    client retrying through a database outage is not attacking)."""
+
     def err(self, code: str, message: str, id: str | None = None) -> None:
         """Refuse a frame: an ``err`` frame, counted towards the flood limit."""
-        t = self.bucket.clock()
-        self.refused.append(t)
-        while self.refused and self.refused[0] < t - self.FLOOD_WINDOW:
-            self.refused.popleft()
+        if code not in self.SERVER_SIDE:
+            t = self.bucket.clock()
+            self.refused.append(t)
+            while self.refused and self.refused[0] < t - self.FLOOD_WINDOW:
+                self.refused.popleft()
         self.conn.push(_frame("err", id=id, code=code, message=message))
 
     def flooding(self) -> bool:
