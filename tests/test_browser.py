@@ -317,6 +317,12 @@ def test_two_friends_play_at_one_table(pages: Pages) -> None:
     a.press("#chat-input", "Enter")
     b.wait_for_function("() => document.getElementById('chat-log').textContent.includes('good luck, partner')")
     assert "Ana:" in b.inner_text("#chat-log")
+    # A spectator reads the chat but has nothing to write with (the server takes chat from seats only).
+    w = pages.page()
+    w.goto(watch)
+    w.wait_for_function("() => document.getElementById('chat-log').textContent.includes('good luck, partner')")
+    assert not w.is_visible("#chat-form") and a.is_visible("#chat-form")
+    w.close()
 
     # Both play their own turns; each page's hand must hold only its own seat's cards.
     seen: dict[str, dict[int, set[str]]] = {"a": {}, "b": {}}

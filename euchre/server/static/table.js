@@ -600,6 +600,12 @@
     return (n > 0.0005 ? "+" : n < -0.0005 ? "\u2212" : "\u00b1") + s;
   }
 
+  function renderChatForm(d) {
+    // The server takes chat from seats of a table waiting or in play only: spectators read it.
+    const open = S.welcomed && S.seat !== null && (d.status === "waiting" || d.status === "playing");
+    $("chat-form").classList.toggle("hidden", !open);
+  }
+
   function renderHints() {
     const list = $("hints");
     E.clear(list);
@@ -675,6 +681,7 @@
     renderSummary(d);
     renderStatus(d);
     renderStart(d);
+    renderChatForm(d);
     renderBids(d);
     renderHand(d);
     renderInfo(d);
