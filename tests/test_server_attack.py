@@ -903,3 +903,28 @@ def test_connections_per_address_are_bounded(tmp_path: Path, monkeypatch: pytest
 
         run(scenario())
         assert guard.CONNECTIONS.open == {}
+
+
+@pytest.mark.parametrize("frame", [
+    {"t": "hello", "token": None, "v": 2**31},
+    {"t": "hello", "token": None, "v": 10**40},
+    {"t": "hello", "token": None, "v": -1},
+    {"t": "act", "id": "a1", "action": "pass", "v": 2**63},
+    {"t": "act", "id": "a1", "action": "pass", "v": 1.5},
+])
+def test_integers_out_of_range_in_frames_are_malformed(frame: dict[str, Any], tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends")
+
+        async def scenario() -> None:
+            c = await hello(srv, d["id"], d["token"]) if frame["t"] == "act" else None
+            if c is not None:
+                await c.until("state")
+            else:
+                c = Client(await websockets.connect(srv.ws(d["id"])))
+            f = await _send_and_err(c, frame)
+            assert f["code"] == "malformed" and len(f["message"]) < 300, f
+            await ping(c)
+
+        run(scenario())
+        assert srv.version(d["id"]) == 0
