@@ -375,11 +375,13 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     @app.get("/api/games")
     async def games(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> dict[str, Any]:
-        return {"games": await asyncio.to_thread(hub_of(request).store.games, limit, offset)}
+        hub = hub_of(request)
+        return {"games": await hub.read(hub.store.games, limit, offset)}
 
     @app.get("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:
-        return {"players": await asyncio.to_thread(hub_of(request).store.stats)}
+        hub = hub_of(request)
+        return {"players": await hub.read(hub.store.stats)}
 
     # --- the table's socket -----------------------------------------------------------------------
     @app.websocket("/ws/{table_id}")

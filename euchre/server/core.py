@@ -55,6 +55,9 @@ FAILURE_QUIET = 60.0
 BOT_RETRY_MAX = 16.0
 """Longest wait, in seconds, before a computer player's failed turn is tried again."""
 
+READ_CACHE = 64
+"""Listing answers the hub keeps (:meth:`Hub.read`)."""
+
 HINT_CACHE = 256
 """Hints the hub remembers (a position asked about again is answered at once)."""
 
@@ -473,6 +476,7 @@ class LiveTable:
             self._applied(ev)
             if g.is_over:
                 self.status = "over"
+                self.hub.finished += 1
             if reply is not None:
                 reply.push(_frame("ack", id=client_id, v=ev.seq))
             self.broadcast()
@@ -797,8 +801,27 @@ class Hub:
         """Per failure kind: when it was last logged, and how often it happened since."""
         self.failures = 0
         """Failure lines logged since the start (``/healthz``)."""
+        self.finished = 0
+        """Games finished since the start: the listings (:meth:`read`) change only then."""
+        self._reads: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
         self._hints: OrderedDict[int, list[Hint]] = OrderedDict()
         """The last hints worked out, by position (:func:`euchre.hints.position_seed`)."""
+
+    async def read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` (a listing query of the store: finished games, statistics) on a worker
+        thread, shared: asks of the same query while one runs wait for it, and its answer is kept
+        until the next game finishes (the only thing that changes it). A flood of listing requests
+        costs one query, not one each, so it cannot take the database from the tables."""
+        key = (getattr(fn, "__name__", repr(fn)), *args, self.finished)
+        fut = self._reads.get(key)
+        if fut is not None and not (fut.done() and (fut.cancelled() or fut.exception() is not None)):
+            self._reads.move_to_end(key)
+            return await asyncio.shield(fut)
+        fut = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+        self._reads[key] = fut
+        while len(self._reads) > READ_CACHE:
+            self._reads.popitem(last=False)
+        return await asyncio.shield(fut)
 
     async def hint(self, view: PlayerView) -> list[Hint]:
         """The hint for a view, from the cache when the position was asked about before."""
