@@ -138,8 +138,12 @@ def drop_database(admin_url: str, name: str) -> None:
 class Server:
     """``euchre serve`` in a subprocess; its output is drained by a thread (warnings are kept)."""
 
-    def __init__(self, database_url: str, home: str, profile: str | None = None, kind: str = "euchre") -> None:
+    def __init__(self, database_url: str, home: str, profile: str | None = None, kind: str = "euchre",
+                 hint_limit: int | None = 0, preexec_fn: Any = None) -> None:
         self.database_url = database_url
+        self.hint_limit = hint_limit
+        """``--hint-limit`` (``None``: the server's default, which ``bench/server_faults.py`` measures)."""
+        self.preexec_fn = preexec_fn
         self.kind = kind
         """``euchre`` (the real server) or ``floor`` (``bench/ws_floor.py``: the same frames, no work)."""
         self.home = home
@@ -161,9 +165,10 @@ class Server:
                    "--database-url", self.database_url, "--bot-delay", "0", "--log-level", "warning",
                    # Every simulated player connects from 127.0.0.1: the per-address limits would refuse them.
                    "--connect-limit", "0", "--create-limit", "0", "--max-tables-per-client", "0",
-                   "--hint-limit", "0"]
+                   *([] if self.hint_limit is None else ["--hint-limit", str(self.hint_limit)])]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                     cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                                     cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                     preexec_fn=self.preexec_fn)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

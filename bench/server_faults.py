@@ -71,7 +71,6 @@ import ctypes
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -81,6 +80,8 @@ import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
+
+import server as server_bench  # bench/server.py: how a benchmark starts and stops euchre serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MB = 1024 * 1024
@@ -138,70 +139,25 @@ def proc_status(pid: int, key: str) -> int | None:
     return None
 
 
-class Server:
-    """``euchre serve`` in a subprocess on a fresh SQLite database; its output drained by a thread."""
+class Server(server_bench.Server):
+    """``euchre serve`` (``bench/server.py``'s) on a fresh SQLite file in ``home``, dying with this
+    script, with its memory and CPU at hand."""
 
     def __init__(self, home: str, extra: list[str]) -> None:
-        self.home = home
-        self.extra = extra
-        self.proc: subprocess.Popen[str] | None = None
-        self.port = 0
-        self.lines: list[str] = []
-        self.problems: list[str] = []
-        self.stopping = False
+        # The server's own hint limit, unless ``extra`` says ``--hint-limit 0`` (the no-limit run).
+        super().__init__(f"sqlite:///{os.path.join(home, 'euchre.sqlite3')}", home,
+                         hint_limit=0 if "--hint-limit" in extra else None, preexec_fn=_die_with_parent)
 
     def start(self, timeout: float = 60.0) -> Server:
-        env = {**os.environ, "EUCHRE_HOME": self.home, "PYTHONUNBUFFERED": "1"}
-        db = f"sqlite:///{os.path.join(self.home, 'euchre.sqlite3')}"
-        cmd = [sys.executable, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0", "--database-url", db,
-               "--bot-delay", "0", "--log-level", "warning",
-               # every simulated client is 127.0.0.1: these per-address limits would refuse them
-               "--connect-limit", "0", "--create-limit", "0", "--max-tables-per-client", "0", *self.extra]
-        # Started from the main thread: PR_SET_PDEATHSIG follows the thread that forked.
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                     cwd=ROOT, preexec_fn=_die_with_parent)
+        super().start(timeout)
+        assert self.proc is not None
         SERVERS.append(self.proc)
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("euchre serve exited:\n" + "".join(self.lines))
-            self.lines.append(line)
-            m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                self.port = int(m.group(1))
-                break
-        else:
-            raise RuntimeError("euchre serve did not print its address:\n" + "".join(self.lines))
-        threading.Thread(target=self._drain, daemon=True).start()
-        while time.monotonic() < deadline:
-            if self.health():
-                return self
-            time.sleep(0.05)
-        raise RuntimeError("euchre serve is not answering")
-
-    def _drain(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-            if not self.stopping and re.search(r"\b(WARNING|ERROR|CRITICAL)\b|Traceback", line):
-                self.problems.append(line.rstrip())
+        return self
 
     @property
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid
-
-    def health(self) -> dict[str, Any]:
-        import urllib.request
-
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=5) as r:
-                data: dict[str, Any] = json.loads(r.read())
-                return data
-        except OSError:
-            return {}
 
     def rss(self) -> int:
         return proc_status(self.pid, "VmRSS") or 0
@@ -209,16 +165,6 @@ class Server:
     def cpu(self) -> tuple[float | None, float | None]:
         """CPU seconds of the whole process, and of its main thread (the event loop)."""
         return cpu_seconds(f"/proc/{self.pid}/stat"), cpu_seconds(f"/proc/{self.pid}/task/{self.pid}/stat")
-
-    def stop(self) -> None:
-        self.stopping = True
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
 
 
 # --- clients ----------------------------------------------------------------------------------------
