@@ -230,6 +230,35 @@ class Server:
                 self.proc.wait(10)
 
 
+async def http_request(port: int, method: str, path: str, body: dict[str, Any] | None = None,
+                       token: str | None = None, timeout: float | None = None) -> tuple[int, dict[str, Any]]:
+    """A minimal HTTP/1.1 request on a connection of its own, so a client needs only asyncio:
+    the status and the JSON answer."""
+    data = b"" if body is None else json.dumps(body).encode()
+    head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close",
+            "Content-Type: application/json", f"Content-Length: {len(data)}"]
+    if token:
+        head.append(f"Authorization: Bearer {token}")
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        raw = await asyncio.wait_for(reader.read(), timeout)
+    finally:
+        writer.close()
+    header, _, payload = raw.partition(b"\r\n\r\n")
+    status = int(header.split(b" ", 2)[1])
+    if b"transfer-encoding: chunked" in header.lower():
+        out, rest = b"", payload
+        while rest:
+            size, _, rest = rest.partition(b"\r\n")
+            n = int(size, 16)
+            if n == 0:
+                break
+            out, rest = out + rest[:n], rest[n + 2:]
+        payload = out
+    return status, json.loads(payload) if payload else {}
+
+
 # --- the client (one or more processes) ----------------------------------------------------------
 @dataclass
 class ClientConfig:
@@ -399,30 +428,7 @@ class Client:
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None,
                    token: str | None = None) -> tuple[int, dict[str, Any]]:
-        """A minimal HTTP/1.1 request (one connection each), so the client needs only asyncio."""
-        data = b"" if body is None else json.dumps(body).encode()
-        head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.cfg.port}", "Connection: close",
-                "Content-Type: application/json", f"Content-Length: {len(data)}"]
-        if token:
-            head.append(f"Authorization: Bearer {token}")
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.cfg.port)
-        try:
-            writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-            raw = await reader.read()
-        finally:
-            writer.close()
-        header, _, payload = raw.partition(b"\r\n\r\n")
-        status = int(header.split(b" ", 2)[1])
-        if b"transfer-encoding: chunked" in header.lower():
-            out, rest = b"", payload
-            while rest:
-                size, _, rest = rest.partition(b"\r\n")
-                n = int(size, 16)
-                if n == 0:
-                    break
-                out, rest = out + rest[:n], rest[n + 2:]
-            payload = out
-        return status, json.loads(payload) if payload else {}
+        return await http_request(self.cfg.port, method, path, body, token)
 
     async def run_table(self, index: int) -> None:
         first = True

@@ -92,10 +92,7 @@ REPLY_TIMEOUT = 30.0
 """Seconds a client waits for the answer to a hint, or for a table to move, before it counts an error."""
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank) of a non-empty list."""
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
+pct = server_bench.pct
 
 
 # --- the server -------------------------------------------------------------------------------------
@@ -183,30 +180,7 @@ class Net:
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None,
                    token: str | None = None) -> tuple[int, dict[str, Any]]:
-        """One HTTP/1.1 request on its own connection."""
-        data = b"" if body is None else json.dumps(body).encode()
-        head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: close",
-                "Content-Type: application/json", f"Content-Length: {len(data)}"]
-        if token:
-            head.append(f"Authorization: Bearer {token}")
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        try:
-            writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-            raw = await asyncio.wait_for(reader.read(), REPLY_TIMEOUT)
-        finally:
-            writer.close()
-        header, _, payload = raw.partition(b"\r\n\r\n")
-        status = int(header.split(b" ", 2)[1])
-        if b"transfer-encoding: chunked" in header.lower():
-            out, rest = b"", payload
-            while rest:
-                size, _, rest = rest.partition(b"\r\n")
-                n = int(size, 16)
-                if n == 0:
-                    break
-                out, rest = out + rest[:n], rest[n + 2:]
-            payload = out
-        return status, json.loads(payload) if payload else {}
+        return await server_bench.http_request(self.port, method, path, body, token, REPLY_TIMEOUT)
 
     async def table(self, mode: str, level: str, name: str) -> dict[str, Any]:
         status, info = await self.http("POST", "/api/tables", {"mode": mode, "level": level, "name": name})
@@ -592,11 +566,7 @@ async def fairness_run(label: str, flood_tables: int, extra: list[str], a: argpa
     res.other = dict(stats.other)
     res.hint_latency = [x for t, x in stats.latency if inside(t)]
     res.flood_actions = stats.actions
-    if server.problems:
-        net.errors["server log warnings/errors"] += len(server.problems)
-        for line in server.problems[:5]:
-            print(f"[{label}] server: {line}", file=sys.stderr)
-    res.errors = dict(net.errors)
+    res.errors = errors_of(net, server, label)
     return res
 
 
@@ -709,12 +679,17 @@ async def memory_run(level: str, a: argparse.Namespace, deadline: float) -> MemR
                 await h.close()
             server.stop()
     res.seconds = time.perf_counter() - t0
+    res.errors = errors_of(net, server, f"memory {level}")
+    return res
+
+
+def errors_of(net: Net, server: Server, label: str) -> dict[str, int]:
+    """The run's errors: the clients' and each warning the server logged (the first few shown)."""
     if server.problems:
         net.errors["server log warnings/errors"] += len(server.problems)
         for line in server.problems[:5]:
-            print(f"[memory {level}] server: {line}", file=sys.stderr)
-    res.errors = dict(net.errors)
-    return res
+            print(f"[{label}] server: {line}", file=sys.stderr)
+    return dict(net.errors)
 
 
 # --- report -------------------------------------------------------------------------------------------------
