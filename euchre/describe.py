@@ -3,15 +3,39 @@
 Hints, game analysis and the table use these phrases; the trump-dependent names (the bowers,
 the Joker) come from the engine's card tables, so a left bower is named as such only when it is
 one.
+
+Two kinds of phrase:
+
+- :func:`action_words` / :func:`action_parts`: a choice, from the point of view of the seat that
+  makes it ("pick up", "order up and go alone", "call hearts", "lead the right bower").
+- :func:`move_words` / :func:`move_parts`: a move already made, as the table reports it
+  ("West passes", "You call clubs", "North orders West to pick up the jack of hearts",
+  "West picks up the jack of hearts", "East leads the right bower"); and
+  :func:`hand_result_words` / :func:`hand_result_parts`: how a hand ended and who scored
+  ("West and East were euchred (...): You and North score 2").
+
+The ``*_parts`` functions give the sentence as pieces: text, and the :class:`~euchre.cards.Card`
+and :class:`~euchre.cards.Suit` values in it, so that a front end can show cards its own way
+(the terminal colours them); the ``*_words`` functions join the pieces into plain English.
+A seat named ``You`` is addressed in the second person ("You pass", "You were euchred").
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
 from euchre.cards import Card, Suit, left_bower, right_bower
+from euchre.state import Phase
 from euchre.view import PlayerView
 
-__all__ = ["card_words", "action_words"]
+__all__ = ["card_words", "action_words", "action_parts", "move_words", "move_parts", "hand_result_words",
+           "hand_result_parts", "side_words", "object_form", "joined", "Part"]
+
+Part = str | Card | Suit
+"""A piece of a phrase: plain text, a card or a suit."""
+
+_MAKES_TRUMP = (Kind.ORDER, Kind.ORDER_ALONE, Kind.TAKE, Kind.CALL, Kind.CALL_ALONE)
 
 
 def card_words(card: Card, trump: int | None) -> str:
@@ -26,27 +50,205 @@ def card_words(card: Card, trump: int | None) -> str:
     return f"the {card.name()}"
 
 
-def action_words(action: Action, view: PlayerView) -> str:
-    """The action in words from the seat's point of view (the dealer picks up rather than
-    orders up; the first card of a trick is led)."""
+def joined(parts: Sequence[Part], trump: int | None = None) -> str:
+    """The pieces of a phrase as plain words (cards named, bowers as bowers under ``trump``)."""
+    out = []
+    for p in parts:
+        if isinstance(p, Suit):
+            out.append(p.word)
+        elif isinstance(p, Card):
+            out.append(card_words(p, trump))
+        else:
+            out.append(p)
+    return "".join(out)
+
+
+# --- choices ---------------------------------------------------------------------------------------
+def action_parts(action: Action, view: PlayerView) -> list[Part]:
+    """:func:`action_words` in pieces (the named suit and the card as values)."""
     dealer = view.seat is not None and view.seat == view.dealer
     if action == PASS:
-        return "pass"
+        if view.phase is Phase.TAKE:
+            return ["leave the up card"]
+        if view.phase is Phase.DEFEND:
+            return ["do not defend alone"]
+        return ["pass"]
     if action == ORDER:
-        return "pick up" if dealer else "order up"
+        return ["pick up" if dealer else "order up"]
     if action == ORDER_ALONE:
-        return "pick up and go alone" if dealer else "order up and go alone"
+        return ["pick up and go alone" if dealer else "order up and go alone"]
     if action == TAKE:
-        return "pick up"
+        return ["pick up"]
     if action == DEFEND_ALONE:
-        return "defend alone"
+        return ["defend alone"]
     kind = action.kind
     if kind in (Kind.CALL, Kind.CALL_ALONE):
         assert action.suit is not None
-        return f"call {Suit(action.suit).word}" + (" alone" if kind is Kind.CALL_ALONE else "")
+        return ["call ", Suit(action.suit), " alone" if kind is Kind.CALL_ALONE else ""]
     card = action.card
     assert card is not None
     if kind is Kind.DISCARD:
-        return f"discard {card_words(card, view.trump)}"
-    verb = "lead" if not view.trick else "play"
-    return f"{verb} {card_words(card, view.trump)}"
+        return ["discard ", card]
+    return ["lead " if not view.trick else "play ", card]
+
+
+def action_words(action: Action, view: PlayerView) -> str:
+    """The action in words from the seat's point of view (the dealer picks up rather than
+    orders up; the first card of a trick is led; the two-handed dealer who does not take the
+    ordered card leaves it; a defender who passes does not defend alone)."""
+    return joined(action_parts(action, view), view.trump)
+
+
+# --- moves -----------------------------------------------------------------------------------------
+def _is_you(name: str) -> bool:
+    return name.strip().lower() == "you"
+
+
+_IRREGULAR = {"go": "goes", "do": "does", "have": "has", "were": "was", "are": "is"}
+
+
+def _conjugate(subject: str, verb: str, *, plural: bool = False) -> str:
+    """``verb`` (base form, first word conjugated) for ``subject``: ``"passes"`` for West,
+    ``"pass"`` for You or a partnership; ``"were"`` becomes ``"was"`` for one player."""
+    if plural or _is_you(subject):
+        return verb
+    head, _, rest = verb.partition(" ")
+    if head in _IRREGULAR:
+        head = _IRREGULAR[head]
+    elif head.endswith(("s", "sh", "ch", "x", "z")):
+        head += "es"
+    else:
+        head += "s"
+    return f"{head} {rest}" if rest else head
+
+
+def object_form(name: str) -> str:
+    """A name as the object of a verb (``you``, not ``You``)."""
+    return "you" if _is_you(name) else name
+
+
+def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]:
+    """The move ``view.actions[index]`` as the table reports it, in pieces (see :func:`move_words`)."""
+    seat, action = view.actions[index]
+    name = names[seat]
+
+    def says(verb: str) -> str:
+        return f"{name} {_conjugate(name, verb)}"
+
+    before = [a for _, a in view.actions[:index] if a is not None]
+    up = view.up_card
+    if action is None:  # another seat's discard: the card stays face down (rules section 9)
+        return [says("discard") + " a card face down"]
+    kind = action.kind
+    if kind is Kind.PASS:
+        if any(a.kind in _MAKES_TRUMP for a in before):
+            if view.players == 2:  # the two-handed dealer declines the ordered card
+                return [says("leave") + " ", up, " in the stock"]
+            return [says("do") + " not defend alone"]
+        return [says("pass")]
+    alone = [" and " + _conjugate(name, "go") + " alone"] if action.alone else []
+    if kind in (Kind.ORDER, Kind.ORDER_ALONE):
+        dealer = view.dealer
+        if seat == dealer:
+            return [says("pick up") + " ", up, *alone]
+        sits_out = action.alone and view.players == 4 and dealer == (seat + 2) % 4
+        if view.players == 2 or sits_out:  # the dealer may decline, or sits out and takes nothing
+            return [says("order up") + " ", up, *alone]
+        return [says("order") + f" {object_form(names[dealer])} to pick up ", up, *alone]
+    if kind is Kind.TAKE:
+        return [says("pick up") + " ", up]
+    if kind is Kind.DEFEND_ALONE:
+        return [says("defend") + " alone"]
+    if kind in (Kind.CALL, Kind.CALL_ALONE):
+        assert action.suit is not None
+        if up.is_joker and not before:  # British: the dealer takes the turned-up Joker and names trump
+            and_call = (", " if alone else " and ") + _conjugate(name, "call") + " "
+            return [says("take") + " ", up, and_call, Suit(action.suit), *alone]
+        return [says("call") + " ", Suit(action.suit), *alone]
+    card = action.card
+    assert card is not None
+    if kind is Kind.DISCARD:
+        return [says("discard") + " ", card]
+    active = view.players - len(view.sitting_out)
+    plays = sum(1 for a in before if a.kind is Kind.PLAY)
+    return [says("lead" if plays % active == 0 else "play") + " ", card]
+
+
+def move_words(view: PlayerView, index: int, names: Sequence[str]) -> str:
+    """The move ``view.actions[index]`` in words: ``"West passes"``, ``"You call clubs"``,
+    ``"North orders West to pick up the jack of hearts"``, ``"West picks up the jack of hearts
+    and goes alone"``, ``"East leads the right bower"``, ``"West discards a card face down"``."""
+    _, action = view.actions[index]
+    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD) else None
+    return joined(move_parts(view, index, names), trump)
+
+
+# --- the end of a hand -----------------------------------------------------------------------------
+def side_words(view: PlayerView, side: int, names: Sequence[str]) -> tuple[str, bool]:
+    """A side's name in words (``"You and North"``, ``"West"``) and whether it is plural."""
+    seats = [names[s] for s in range(view.players) if view.side_of(s) == side]
+    return " and ".join(seats), len(seats) > 1
+
+
+def _tricks(n: int) -> str:
+    return "all 5 tricks" if n == 5 else "no trick" if n == 0 else f"{n} trick" + ("s" if n != 1 else "")
+
+
+def _names_and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _scorers(view: PlayerView, names: Sequence[str]) -> str:
+    assert view.points is not None
+    gains = [(side, p) for side, p in enumerate(view.points) if p]
+    if not gains:
+        return "no one scores"
+    if len(gains) > 1 and len({p for _, p in gains}) == 1:  # cut-throat: each opponent scores
+        each = [side_words(view, side, names)[0] for side, _ in gains]
+        return f"{_names_and(each)} score {gains[0][1]} each"
+    out = []
+    for side, p in gains:
+        who, plural = side_words(view, side, names)
+        out.append(f"{who} {_conjugate(who, 'score', plural=plural)} {p}")
+    return _names_and(out)
+
+
+def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
+    """How a finished hand ended and who scored, in pieces (see :func:`hand_result_words`)."""
+    if view.maker < 0:
+        nxt = names[(view.dealer + 1) % view.players]
+        return [f"everyone passed, so the hand is thrown in: no one scores, and {object_form(nxt)} "
+                f"{_conjugate(nxt, 'deal')} next"]
+    assert view.trump is not None and view.points is not None
+    maker = names[view.maker]
+    side = view.side_of(view.maker)
+    taken = sum(n for seat, n in enumerate(view.tricks_won) if view.side_of(seat) == side)
+    loner = view.alone and view.players == 4  # the cut-throat maker is always alone: no news
+    if loner:
+        who, plural = maker, False
+    else:
+        who, plural = side_words(view, side, names)
+    detail: list[Part] = [" (", Suit(view.trump)]
+    if not loner and who != maker:
+        detail.append(f", made by {object_form(maker)}")
+    detail.append(f"; {_tricks(taken)})")
+    going = ", going alone," if loner else ""
+    if taken == 5:
+        what = f"{who}{going} marched"
+    elif taken >= 3:
+        what = f"{who}{going} made it"
+    else:
+        was = _conjugate(who, "were", plural=plural)
+        sup = "super-" if taken == 0 and view.rules.super_euchre else ""
+        what = f"{who}{going} {was} {sup}euchred"
+        if view.lone_defender >= 0:
+            what += f" by {object_form(names[view.lone_defender])} defending alone"
+    return [what, *detail, ": " + _scorers(view, names)]
+
+
+def hand_result_words(view: PlayerView, names: Sequence[str]) -> str:
+    """A finished hand in words, saying who scored how much: ``"You and North made it (hearts,
+    made by North; 3 tricks): You and North score 1"``, ``"North, going alone, marched (hearts;
+    all 5 tricks): You and North score 4"``, ``"West and East were euchred (spades, made by East;
+    2 tricks): You and North score 2"``, ``"everyone passed, so the hand is thrown in: ..."``."""
+    return joined(hand_result_parts(view, names), view.trump)

@@ -62,6 +62,8 @@ _REFUSED_FLAGS = {
     "four_trick_tokens": "four-trick tokens",
 }
 _MIN_RANK_DECK = {9: 24, 7: 32}
+_ABSENT: Any = object()
+"""A field missing from the file (told apart from a field that is null)."""
 
 
 # --- reading --------------------------------------------------------------------------------------
@@ -82,27 +84,33 @@ def load(path: str | Path) -> GameRecord:
 def loads_match(text: str) -> list[GameRecord]:
     """The games of an EMN match file (text), one record each, in order."""
     data = _parse_json(text)
-    if not isinstance(data, dict) or data.get("fileType") != MATCH_FILE_TYPE:
-        what = data.get("fileType") if isinstance(data, dict) else type(data).__name__
-        raise RecordError(f"not an EMN match file: fileType is {what!r}, expected {MATCH_FILE_TYPE!r}")
-    version = data.get("version")
-    if not isinstance(version, str) or not _MATCH_VERSION_RE.match(version):
-        raise RecordError(f"unsupported EMN version {version!r} (this program reads 1.0)")
+    want = f'an EMN match file is a JSON object with "fileType": {_json(MATCH_FILE_TYPE)}'
+    if not isinstance(data, dict):
+        raise RecordError(f"not an EMN match file: the top level is {_top_kind(data)}; {want}")
+    if "fileType" not in data:
+        raise RecordError(f"not an EMN match file: there is no fileType field; {want}")
+    ft = data["fileType"]
+    if ft == FILE_TYPE:
+        raise RecordError("this is an EGN file of one game, not a match; read it with euchre.egn.load")
+    if ft != MATCH_FILE_TYPE:
+        raise RecordError(f"not an EMN match file: fileType is {_shown(ft)}; {want}")
+    _check_version(data, _MATCH_VERSION_RE, "EMN", "1.0")
     meta = data.get("metadata")
     if not isinstance(meta, dict):
-        raise RecordError("missing metadata")
+        raise RecordError(_field_problem(data, "metadata", "an object with the match's players"))
     names: dict[str, str] = {}
     for p in meta.get("players", []) or []:
         if isinstance(p, dict) and isinstance(p.get("id"), str):
             names[p["id"]] = str(p.get("name", p["id"]))
     games = data.get("games")
     if not isinstance(games, list) or not games:
-        raise RecordError("games: must be a non-empty list")
+        raise RecordError(_field_problem(data, "games", "a non-empty list of games"))
     out = []
     for i, g in enumerate(games):
         where = f"game {i + 1}"
         if not isinstance(g, dict) or not isinstance(g.get("gameData"), dict):
-            raise RecordError(f"{where}: must be an object with gameData")
+            raise RecordError(f"{where} is {_shown(g)}; each game must be an object with the game's EGN "
+                              "record in gameData")
         try:
             rec = from_dict(g["gameData"])
         except RecordError as e:
@@ -111,7 +119,9 @@ def loads_match(text: str) -> list[GameRecord]:
         if isinstance(ids, list) and len(ids) == 4:
             unknown = [x for x in ids if x not in names]
             if unknown:
-                raise RecordError(f"{where}: players {unknown} are not in the match's player list")
+                raise RecordError(f"{where}: {_plural(len(unknown), 'player')} {_names(unknown)} "
+                                  f"{'is' if len(unknown) == 1 else 'are'} not in the match's player list "
+                                  "(metadata.players)")
             rec.players = [names[x] for x in ids]
             rec.meta["player_ids"] = list(ids)
         rec.meta["match_title"] = meta.get("title", "")
@@ -147,28 +157,28 @@ def _parse_json(text: str) -> Any:
 
 def from_dict(data: Any) -> GameRecord:
     """A game record from parsed EGN JSON (see :func:`loads`)."""
+    want = f'an EGN file is a JSON object that starts with "fileType": {_json(FILE_TYPE)}'
     if not isinstance(data, dict):
-        raise RecordError(f"not an EGN file: the top level is a JSON {_json_kind(data)}, "
-                          f"not an object with fileType {FILE_TYPE!r}")
-    ft = data.get("fileType")
+        raise RecordError(f"not an EGN file: the top level is {_top_kind(data)}; {want}")
+    if "fileType" not in data:
+        raise RecordError(f"not an EGN file: there is no fileType field; {want}")
+    ft = data["fileType"]
     if ft == MATCH_FILE_TYPE:
         raise RecordError("this is an EMN match file, not a single game; read it with euchre.egn.load_match")
     if ft != FILE_TYPE:
-        raise RecordError(f"not an EGN file: fileType is {ft!r}, expected {FILE_TYPE!r}")
-    version = data.get("version")
-    if not isinstance(version, str) or not _VERSION_RE.match(version):
-        raise RecordError(f"unsupported EGN version {version!r} (this program reads 1.0 to 1.4)")
+        raise RecordError(f"not an EGN file: fileType is {_shown(ft)}; {want}")
+    version = _check_version(data, _VERSION_RE, "EGN", "1.0 to 1.4")
     meta = data.get("metadata")
     if not isinstance(meta, dict):
-        raise RecordError("missing metadata")
-    players = _players(meta.get("players"))
+        raise RecordError(_field_problem(data, "metadata", "an object with the players and the initial score"))
+    players = _players(meta.get("players", _ABSENT))
     rules = _rules(meta.get("ruleset", {}))
     initial = _score_pair(meta, "initialScore", required=True)
     assert initial is not None  # required=True raises instead of returning None
     final = _score_pair(meta, "finalScore", required=False)
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list):
-        raise RecordError("missing deals: an EGN game needs a list of deals")
+        raise RecordError(_field_problem(data, "deals", "the list of the game's deals"))
     if not raw_deals:
         raise RecordError("deals is empty: nothing to replay")
 
@@ -240,8 +250,75 @@ def from_dict(data: Any) -> GameRecord:
     )
 
 
-def _json_kind(v: Any) -> str:
-    return {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(v), "null")
+def _top_kind(v: Any) -> str:
+    """The kind of a JSON value: ``"a JSON array"``, ``"null"``."""
+    kind = {list: "array", dict: "object", str: "string", int: "number", float: "number", bool: "boolean"}
+    return "null" if v is None else f"a JSON {kind.get(type(v), 'value')}"
+
+
+def _json(v: Any) -> str:
+    """A value as the file writes it (JSON text), cut short when long."""
+    try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):  # pragma: no cover - the values come from parsed JSON
+        text = str(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _shown(v: Any) -> str:
+    """A value found in the file, in words: ``"the string \"Jh\""``, ``"null"``, ``"the number 4"``,
+    ``"true"``, ``"an empty list"``, ``"the list [1, 2]"``, ``"an object with the keys a, b"``."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return f"the number {_json(v)}"
+    if isinstance(v, str):
+        return "an empty string" if not v else f"the string {_json(v)}"
+    if isinstance(v, list):
+        return "an empty list" if not v else f"the list {_json(v)}"
+    if isinstance(v, dict):
+        if not v:
+            return "an empty object"
+        keys = list(v)
+        more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
+        return f"an object with the key{'s' if len(keys) > 1 else ''} {', '.join(map(str, keys[:5]))}{more}"
+    return _json(v)  # pragma: no cover - JSON has no other values
+
+
+def _quoted(v: Any) -> str:
+    """A string from the file in quotes (``"Xz"``); any other value in words (:func:`_shown`)."""
+    return _json(v) if isinstance(v, str) else _shown(v)
+
+
+def _field_problem(obj: dict[str, Any], key: str, want: str, where: str = "") -> str:
+    """``"there is no deals field; it must be ..."`` or ``"deals is null; it must be ..."``."""
+    name = f"{where}.{key}" if where else key
+    if key not in obj:
+        return f"there is no {name} field; it must be {want}"
+    return f"{name} is {_shown(obj[key])}; it must be {want}"
+
+
+def _check_version(data: dict[str, Any], pattern: re.Pattern[str], kind: str, reads: str) -> str:
+    """The file's version, checked against what this program reads."""
+    if "version" not in data:
+        raise RecordError(f"there is no version field; this program reads {kind} {reads}")
+    version = data["version"]
+    if not isinstance(version, str):
+        raise RecordError(f'version is {_shown(version)}; it must be a string such as "1.0" '
+                          f"(this program reads {kind} {reads})")
+    if not pattern.match(version):
+        raise RecordError(f"unsupported {kind} version {_json(version)} (this program reads {reads})")
+    return version
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+def _names(items: list[Any]) -> str:
+    return ", ".join(_quoted(x) for x in items)
 
 
 def _score_text(scores: list[int] | tuple[int, ...]) -> str:
@@ -256,10 +333,12 @@ def _where_stopped(st: State) -> str:
 
 
 def _players(v: Any) -> list[str]:
+    if v is _ABSENT:
+        raise RecordError("there is no metadata.players field; it must be the list of the four players' names")
     if not isinstance(v, list):
-        raise RecordError("metadata.players: required, a list of the four players' names")
+        raise RecordError(f"metadata.players is {_shown(v)}; it must be the list of the four players' names")
     if len(v) != 4:
-        raise RecordError(f"metadata.players: the four-player game needs 4 players, got {len(v)}")
+        raise RecordError(f"metadata.players: the four-player game needs 4 players, the file names {len(v)}")
     out = []
     for i, p in enumerate(v):
         if isinstance(p, str):
@@ -267,33 +346,39 @@ def _players(v: Any) -> list[str]:
         elif isinstance(p, dict) and isinstance(p.get("name"), str):
             out.append(p["name"])
         else:
-            raise RecordError(f"metadata.players[{i}]: must be a name or an object with a name, got {p!r}")
+            raise RecordError(f"metadata.players, player {i + 1} is {_shown(p)}; each player must be a name "
+                              'or an object with a "name"')
     return out
 
 
 def _score_pair(meta: dict[str, Any], key: str, *, required: bool) -> list[int] | None:
     v = meta.get(key)
     if v is None:
+        if required and key not in meta:
+            raise RecordError(f"there is no metadata.{key} field; it is required: the score before the first "
+                              "deal, two whole numbers [seats 0 and 2, seats 1 and 3] such as [0, 0]")
         if required:
-            raise RecordError(f"metadata.{key}: required, the score [seats 0+2, seats 1+3] before the first deal")
+            raise RecordError(f"metadata.{key} is null; it must be the score before the first deal, two whole "
+                              "numbers [seats 0 and 2, seats 1 and 3] such as [0, 0]")
         return None
     if (not isinstance(v, list) or len(v) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
-        raise RecordError(f"metadata.{key}: must be two whole numbers [seats 0+2, seats 1+3], got {v!r}")
+        raise RecordError(f"metadata.{key} is {_shown(v)}; it must be two whole numbers "
+                          "[seats 0 and 2, seats 1 and 3] such as [0, 0]")
     return list(v)
 
 
 def _rules(rs: Any) -> Rules:
     """Our :class:`Rules` for an EGN ruleset; variant flags the engine cannot play are refused."""
     if not isinstance(rs, dict):
-        raise RecordError(f"metadata.ruleset: must be an object, got {rs!r}")
+        raise RecordError(f"metadata.ruleset is {_shown(rs)}; it must be an object of rule flags")
 
     def get(key: str, kind: type, default: Any) -> Any:
         v = rs.get(key, default)
         if kind is int and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-            raise RecordError(f"metadata.ruleset.{key}: must be a whole number >= 0, got {v!r}")
+            raise RecordError(f"metadata.ruleset.{key} is {_shown(v)}; it must be a whole number, 0 or more")
         if kind is bool and not isinstance(v, bool):
-            raise RecordError(f"metadata.ruleset.{key}: must be true or false, got {v!r}")
+            raise RecordError(f"metadata.ruleset.{key} is {_shown(v)}; it must be true or false")
         return v
 
     known = {"std", "canadian", "loner_lead", "winning_score", "num_deals", "loner_march_score",
@@ -306,14 +391,16 @@ def _rules(rs: Any) -> Rules:
         if get(key, bool, False):
             raise RecordError(f"metadata.ruleset.{key}: {what} is not supported by this engine")
     if get("num_players", int, 4) != 4:
-        raise RecordError(f"metadata.ruleset.num_players: only the four-player game is read, got {rs['num_players']}")
+        raise RecordError(f"metadata.ruleset.num_players: the file has {rs['num_players']} players; only the "
+                          "four-player game is read")
     min_rank = get("min_rank", int, 9)
     if min_rank not in _MIN_RANK_DECK:
         raise RecordError(f"metadata.ruleset.min_rank: {min_rank} is not supported (9 for the 24-card "
                           "deck, 7 for the 32-card deck)")
     lead = rs.get("loner_lead", "LEFT_OF_DEALER")
     if lead not in _LONER_LEADS:
-        raise RecordError(f"metadata.ruleset.loner_lead: must be LEFT_OF_DEALER or LEFT_OF_LONER, got {lead!r}")
+        raise RecordError(f"metadata.ruleset.loner_lead is {_shown(lead)}; it must be "
+                          '"LEFT_OF_DEALER" or "LEFT_OF_LONER"')
     target = get("winning_score", int, 10)
     deals = get("num_deals", int, 0)
     if "winning_score" in rs and "num_deals" in rs and target and deals:
@@ -341,30 +428,32 @@ def _rules(rs: Any) -> Rules:
 def _card(text: Any, where: str, deck: int, trump: int | None = None) -> Card:
     """One EGN card: rank then suit (``Jh``, ``Tc``, ``Nc`` for a nine), or ``R``/``L``."""
     if not isinstance(text, str):
-        raise RecordError(f"{where}: a card must be a string like 'Jh', got {text!r}")
+        raise RecordError(f'{where} is {_shown(text)}; a card must be a string such as "Jh"')
     t = text.strip()
     if t in ("R", "L"):
         if trump is None:
-            raise RecordError(f"{where}: {t!r} (a bower) needs trump to be known")
+            raise RecordError(f"{where}: {_json(t)} (the {'right' if t == 'R' else 'left'} bower) needs trump "
+                              "to be known, and it is not yet")
         return right_bower(trump) if t == "R" else left_bower(trump)
     if t == "B":
-        raise RecordError(f"{where}: the Joker 'B' is not supported (ruleset joker)")
+        raise RecordError(f'{where}: the Joker "B" is not supported (ruleset joker)')
     if len(t) == 2:
         r, s = t[0].upper(), t[1]
         if r not in "789TJQKANX" or s not in "cdhsCDHSxtng":
-            raise RecordError(f"{where}: not a card: {text!r} (EGN writes rank then suit: 9 T J Q K A "
+            raise RecordError(f"{where}: not a card: {_json(text)} (EGN writes rank then suit: 9 T J Q K A "
                               "and c d h s, e.g. Jh, Tc, 9s)")
         if r == "X" or s == "x":
-            raise RecordError(f"{where}: unknown card {text!r}: every card must be known to replay the deal")
+            raise RecordError(f"{where}: unknown card {_json(text)}: every card must be known to replay the deal")
         if s in "tng":
-            raise RecordError(f"{where}: card {text!r} uses a generic suit (trump/next/green), not supported")
+            raise RecordError(f"{where}: card {_json(text)} uses a generic suit (trump, next or green), "
+                              "which is not supported")
         r = "9" if r == "N" else r
         if r in RANKS and s.lower() in "cdhs":
             c = CARDS[Suit.parse(s.lower()) * 8 + RANKS.index(r)]
             if not deck_mask(deck) >> c & 1:
                 raise RecordError(f"{where}: {c} is not in the {deck}-card deck (ruleset min_rank)")
             return c
-    raise RecordError(f"{where}: not a card: {text!r} (EGN writes rank then suit: 9 T J Q K A and "
+    raise RecordError(f"{where}: not a card: {_json(text)} (EGN writes rank then suit: 9 T J Q K A and "
                       "c d h s, e.g. Jh, Tc, 9s)")
 
 
@@ -393,42 +482,53 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
     if isinstance(raw, str):
         raise RecordError(f"{where}: condensed (Base64) deals are not supported")
     if not isinstance(raw, dict):
-        raise RecordError(f"{where}: must be an object, got {_json_kind(raw)}")
-    init = raw.get("initialState", raw.get("initial_state"))
+        raise RecordError(f"{where} is {_shown(raw)}; a deal must be an object")
+    init = raw.get("initialState", raw.get("initial_state", _ABSENT))
     if not isinstance(init, dict):
-        raise RecordError(f"{where}: missing initialState")
-    dealer = init.get("dealer")
+        if init is _ABSENT:
+            raise RecordError(f"{where}: there is no initialState field; it must give the dealer and the up card")
+        raise RecordError(f"{where}: initialState is {_shown(init)}; it must be an object with the dealer "
+                          "and the up card")
+    if "dealer" not in init:
+        raise RecordError(f"{where}: initialState has no dealer; it must be a seat 0 to 3")
+    dealer = init["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
-        raise RecordError(f"{where}: initialState.dealer must be a seat 0..3, got {dealer!r}")
+        raise RecordError(f"{where}: initialState.dealer is {_shown(dealer)}; it must be a seat 0 to 3")
     if "upCard" not in init:
-        raise RecordError(f"{where}: missing initialState.upCard")
+        raise RecordError(f"{where}: initialState has no upCard")
     up = _card(init["upCard"], f"{where}, upCard", rules.deck)
     phases = raw.get("phases", [])
     if not isinstance(phases, list):
-        raise RecordError(f"{where}: phases must be a list")
+        raise RecordError(f"{where}: phases is {_shown(phases)}; it must be a list")
     bidding: dict[str, Any] | None = None
     playing: dict[str, Any] | None = None
-    for ph in phases:
-        kind = ph.get("type") if isinstance(ph, dict) else None
+    order = "a deal has one EUCHRE_BIDDING phase, then at most one TRICK_PLAY phase"
+    for k, ph in enumerate(phases):
+        if not isinstance(ph, dict):
+            raise RecordError(f"{where}: phase {k + 1} is {_shown(ph)}, not an object ({order})")
+        if "type" not in ph:
+            raise RecordError(f"{where}: phase {k + 1} has no type ({order})")
+        kind = ph["type"]
+        if not isinstance(kind, str):
+            raise RecordError(f"{where}: phase {k + 1} has the type {_shown(kind)} ({order})")
         if kind == "EUCHRE_BIDDING" and bidding is None and playing is None:
             bidding = ph
         elif kind == "TRICK_PLAY" and playing is None and bidding is not None:
             playing = ph
         else:
-            raise RecordError(f"{where}: unexpected phase {kind!r} (a deal has one EUCHRE_BIDDING "
-                              "phase, then at most one TRICK_PLAY phase)")
+            raise RecordError(f"{where}: unexpected phase {_json(kind)} ({order})")
     bidding = bidding or {}
     calls = bidding.get("calls", [])
     if not isinstance(calls, list):
-        raise RecordError(f"{where}: calls must be a list")
+        raise RecordError(f"{where}: calls is {_shown(calls)}; it must be a list")
     is_alone = bidding.get("isAlone", False)
     if not isinstance(is_alone, bool):
-        raise RecordError(f"{where}: isAlone must be true or false, got {is_alone!r}")
+        raise RecordError(f"{where}: isAlone is {_shown(is_alone)}; it must be true or false")
     if bidding.get("cardExchanges") or bidding.get("card_exchanges"):
         raise RecordError(f"{where}: cardExchanges (farmers / partner's best / go under) are not supported")
     tricks = playing.get("tricks", []) if playing is not None else []
     if not isinstance(tricks, list):
-        raise RecordError(f"{where}: tricks must be a list")
+        raise RecordError(f"{where}: tricks is {_shown(tricks)}; it must be a list")
 
     # A provisional hand with the right dealer and up card: bids are checked by the engine here
     # (they do not depend on the cards); plays give each card's seat (lead and trick winners).
@@ -438,7 +538,7 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
     for k, text in enumerate(calls):
         if st.phase not in (Phase.BID1, Phase.BID2):
             what = "the hand was thrown in" if st.phase is Phase.OVER else "trump was already made"
-            raise RecordError(f"{where}, call {k + 1}: {text!r} comes after the bidding ended ({what})")
+            raise RecordError(f"{where}, call {k + 1}: {_quoted(text)} comes after the bidding ended ({what})")
         seat = st.to_act
         a = _call_action(st.phase, text, is_alone, f"{where}, call {k + 1} (seat {seat})")
         label = f"{where}, call {k + 1}: seat {seat} {_call_words(a)}"
@@ -477,7 +577,8 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
     if lone_def is None:
         lone_def = -1
     if isinstance(lone_def, bool) or not isinstance(lone_def, int) or not -1 <= lone_def < 4:
-        raise RecordError(f"{where}: aloneDefender must be a seat 0..3 or -1, got {lone_def!r}")
+        raise RecordError(f"{where}: aloneDefender is {_shown(lone_def)}; it must be a seat 0 to 3, or -1 "
+                          "for nobody")
     if st.phase is Phase.DEFEND and (playing is not None or "aloneDefender" in bidding):
         while st.phase is Phase.DEFEND:
             seat = st.to_act
@@ -502,7 +603,7 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
         if st.phase is not Phase.PLAY:
             raise RecordError(f"{tw}: the hand is already over after 5 tricks")
         if not isinstance(trick, list) or not trick:
-            raise RecordError(f"{tw}: must be a non-empty list of cards")
+            raise RecordError(f"{tw} is {_shown(trick)}; a trick must be a non-empty list of cards")
         active = 4 - st.out.bit_count()
         if len(trick) > active or (len(trick) < active and t != len(tricks) - 1):
             sits = sorted(st.sitting_out)
@@ -570,7 +671,8 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
     given: dict[int, list[Card]] = {}  # seats whose five cards the record gives, in its order
     if raw_pc is not None:
         if not isinstance(raw_pc, list) or len(raw_pc) != 4 or not all(isinstance(x, list) for x in raw_pc):
-            raise RecordError(f"{where}: playerCards must be four lists of cards, one per seat")
+            raise RecordError(f"{where}: playerCards is {_shown(raw_pc)}; it must be four lists of cards, "
+                              "one per seat")
         for seat, cards in enumerate(raw_pc):
             if len(cards) > 5:
                 raise RecordError(f"{where}: playerCards gives seat {seat} {len(cards)} cards; a hand has 5")
@@ -670,17 +772,19 @@ def _call_action(phase: Phase, text: Any, is_alone: bool, where: str) -> Action:
         if text == "Order":
             return ORDER_ALONE if is_alone else ORDER
         if isinstance(text, str) and text in "cdhs" and len(text) == 1:
-            raise RecordError(f"{where}: {text!r} names a suit in round 1, where only 'Pass' or 'Order' is possible")
+            raise RecordError(f'{where}: {_json(text)} names a suit in round 1, where only "Pass" or "Order" '
+                              "is possible")
     else:
         if isinstance(text, str) and len(text) == 1 and text in "cdhs":
             return call(Suit.parse(text), alone=is_alone)
         if text == "Order":
-            raise RecordError(f"{where}: 'Order' in round 2, where a seat passes or names a suit")
+            raise RecordError(f'{where}: "Order" in round 2, where a seat passes or names a suit')
     if text == "n":
-        raise RecordError(f"{where}: the no-trump call 'n' is not supported")
+        raise RecordError(f'{where}: the no-trump call "n" is not supported')
     if text == "x":
-        raise RecordError(f"{where}: the unknown call 'x' cannot be replayed")
-    raise RecordError(f"{where}: not an EGN call: {text!r} (Pass, Order, or a suit c d h s)")
+        raise RecordError(f'{where}: the unknown call "x" cannot be replayed')
+    raise RecordError(f'{where}: not an EGN call: {_quoted(text)} (a call is "Pass", "Order", or a suit '
+                      '"c", "d", "h" or "s")')
 
 
 # --- writing --------------------------------------------------------------------------------------
@@ -693,7 +797,7 @@ def to_dict(source: Game | GameRecord, *, players: list[str] | None = None,
     game = rec.replay(check_result=False)
     names = list(players or rec.players or [f"Player {i}" for i in range(4)])
     if len(names) != 4:
-        raise RecordError(f"EGN needs 4 player names, got {names}")
+        raise RecordError(f"EGN needs 4 player names, got {len(names)}: {_names(names) or 'none'}")
     info = {**rec.meta, **(meta or {})}
     md: dict[str, Any] = {}
     for key, name in (("game_id", "gameId"), ("title", "title"), ("description", "description"),
@@ -729,14 +833,17 @@ def _check_exportable(rules: Rules) -> None:
     base = Rules()
     problems = []
     if rules.players != 4:
-        problems.append(f"players={rules.players} (EGN records the four-player game)")
+        problems.append(f"{rules.players} players (EGN records only the four-player game)")
     if rules.deck not in (24, 32):
-        problems.append(f"deck={rules.deck}")
+        problems.append(f"the {rules.deck}-card deck" + (" with the Joker" if rules.deck == 25 else ""))
     if rules.duration is not None:
-        problems.append("a timed game (duration)")
-    for name in ("make_points", "march_points", "euchre_points", "lone_defender_euchre_points", "super_euchre"):
+        problems.append("a timed game")
+    for name, what in (("make_points", "a made hand"), ("march_points", "a march"), ("euchre_points", "a euchre"),
+                       ("lone_defender_euchre_points", "euchring a loner by defending alone")):
         if getattr(rules, name) != getattr(base, name):
-            problems.append(f"{name}={getattr(rules, name)!r}")
+            problems.append(f"{getattr(rules, name)} points for {what} (EGN always counts {getattr(base, name)})")
+    if rules.super_euchre != base.super_euchre:
+        problems.append("super-euchre scoring")
     if problems:
         raise RecordError(f"EGN cannot express these rules: {', '.join(problems)}")
 

@@ -15,7 +15,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from rich.console import Console, Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -23,7 +25,15 @@ from rich.text import Text
 from euchre.actions import Action, Kind
 from euchre.bots.base import Bot
 from euchre.cards import Card, Suit, effective_suit
-from euchre.describe import action_words
+from euchre.describe import (
+    Part,
+    action_parts,
+    action_words,
+    hand_result_parts,
+    move_parts,
+    object_form,
+    side_words,
+)
 from euchre.errors import IllegalActionError, InvalidActionError
 from euchre.game import Game
 from euchre.state import Phase
@@ -45,7 +55,8 @@ HELP = """\
 Commands:
   1, 2, ...       take the numbered choice
   Jh, 10h, Th     play (or, as the dealer, discard) that card; Jk is the Joker
-  pass / p        pass;  order, order alone, take, defend alone
+  pass / p        pass;  order, order alone (the dealer: pick up, pick up alone)
+  take            (two-handed dealer) take the ordered card;  defend alone
   call h, h       name hearts as trump (c d h s);  call h alone, h alone
   show            show the table again
   hint            each choice with the points the strongest bot expects from it
@@ -98,20 +109,79 @@ def _suit_text(suit: int) -> Text:
     return Text(f"{s.symbol} {s.word}", style=SUIT_STYLES[s])
 
 
-def _action_text(action: Action, trump: int | None) -> Text:
-    """An action for the choice list: cards as coloured cards, bids in words."""
+def _parts_text(parts: Sequence[Part], trump: int | None = None) -> Text:
+    """A phrase from :mod:`euchre.describe` with its cards and suits shown as the table shows them."""
+    out = Text()
+    for p in parts:
+        if isinstance(p, Suit):
+            out += _suit_text(p)
+        elif isinstance(p, Card):
+            out += card_text(p, trump)
+        else:
+            out += Text(p)
+    return out
+
+
+def _action_text(action: Action, view: PlayerView) -> Text:
+    """An action for the choice list: a card to play as the coloured card, the rest in words
+    ("pick up", "order up and go alone", "call ♥ hearts", "discard 9♣")."""
+    if action.kind is Kind.PLAY and action.card is not None:
+        return card_text(action.card, view.trump)
+    return _parts_text(action_parts(action, view), view.trump)
+
+
+def _typed(action: Action, view: PlayerView) -> str:
+    """What to type for an action (each of these parses back to it now): ``pass``, ``order``,
+    ``pick up alone`` (the dealer), ``call h``, ``Ah`` (a card to play or to discard)."""
     if action.card is not None:
-        prefix = "discard " if action.kind is Kind.DISCARD else ""
-        return Text(prefix) + card_text(action.card, trump)
-    if action.suit is not None:
-        text = Text("call ") + _suit_text(action.suit)
-        return text + Text(" alone") if action.alone else text
-    return Text(str(action))
+        return str(action.card)
+    if action.kind in (Kind.ORDER, Kind.ORDER_ALONE) and view.seat == view.dealer:
+        return "pick up" + (" alone" if action.alone else "")
+    return str(action)
 
 
 def _verb(subject: str, verb: str) -> str:
-    """``wins`` for one player, ``win`` for ``You`` or a partnership (``You & North``)."""
-    return verb[:-1] if subject == "You" or " & " in subject else verb
+    """``wins`` for one player, ``win`` for ``You`` or a partnership (``You and North``)."""
+    plural = subject.lower() == "you" or " and " in subject or " & " in subject
+    return verb[:-1] if plural else verb
+
+
+class _Flow:
+    """A label and items laid out like words in a paragraph: the items fill each line and move
+    to the next whole, so an item ("3) order up and go alone", "North calls ♥ hearts") is never
+    split across two lines at any width; continuation lines are indented under the first item."""
+
+    def __init__(self, label: Text, items: Sequence[Text], sep: str = "  ") -> None:
+        self.label = label
+        self.items = list(items)
+        self.sep = sep
+
+    def _indent(self, width: int) -> int:
+        return self.label.cell_len if self.label.cell_len <= width // 3 else 0
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        indent = self._indent(width)
+        line = self.label.copy()
+        used = line.cell_len
+        empty = True  # no item on this line yet
+        for item in self.items:
+            w = item.cell_len
+            if not empty and used + len(self.sep) + w > width:
+                yield line
+                line, used, empty = Text(" " * indent), indent, True
+            if not empty:
+                line.append(self.sep)
+                used += len(self.sep)
+            line.append_text(item)
+            used += w
+            empty = False
+        yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((i.cell_len for i in self.items), default=0) + self._indent(options.max_width)
+        total = self.label.cell_len + sum(i.cell_len for i in self.items) + len(self.sep) * max(len(self.items) - 1, 0)
+        return Measurement(max(widest, self.label.cell_len), max(total, widest)).clamp(max_width=options.max_width)
 
 
 def _ordered_choices(view: PlayerView) -> list[Action]:
@@ -121,6 +191,7 @@ def _ordered_choices(view: PlayerView) -> list[Action]:
 
 
 def _side_names(view: PlayerView, names: Sequence[str]) -> list[str]:
+    """Each side's short name for the score lines: ``You & North``."""
     sides = view.rules.sides
     return [" & ".join(names[s] for s in range(view.players) if view.side_of(s) == side) for side in range(sides)]
 
@@ -146,30 +217,31 @@ def _trump_line(view: PlayerView, names: Sequence[str]) -> Text:
     if view.trump is None:
         return Text("Trump: ", style="bold") + Text("not yet made", style="dim")
     line = Text("Trump: ", style="bold") + _suit_text(view.trump)
-    how = f"  made by {names[view.maker]}" + (", alone" if view.alone else "")
+    how = f"  made by {object_form(names[view.maker])}" + (", alone" if view.alone else "")
     if view.lone_defender >= 0:
-        how += f"; {names[view.lone_defender]} defends alone"
+        defender = names[view.lone_defender]
+        how += f"; {defender} {_verb(defender, 'defends')} alone"
     return line + Text(how)
 
 
-def _bids_line(view: PlayerView, names: Sequence[str]) -> Text:
-    bids = view.bids()
-    line = Text("Bidding: ", style="bold")
+def _bids_line(view: PlayerView, names: Sequence[str]) -> Text | _Flow:
+    """The bidding so far in words: "West passes · North orders you to pick up J♥"."""
+    label = Text("Bidding: ", style="bold")
+    bids = [i for i, (_, a) in enumerate(view.actions) if a is not None and a.is_bid]
     if not bids:
-        return line + Text("nobody has spoken yet", style="dim")
-    return line + Text(" · ".join(f"{names[s]} {a}" for s, a in bids))
+        return label + Text("nobody has spoken yet", style="dim")
+    return _Flow(label, [_parts_text(move_parts(view, i, names)) for i in bids], sep=" · ")
 
 
-def _trick_line(view: PlayerView, names: Sequence[str]) -> Text:
-    line = Text(f"Trick {len(view.tricks) + 1}: ", style="bold")
+def _trick_line(view: PlayerView, names: Sequence[str]) -> Text | _Flow:
+    label = Text(f"Trick {len(view.tricks) + 1}: ", style="bold")
     if not view.trick:
-        leader = names[view.to_act] if view.to_act >= 0 else "?"
-        return line + Text(f"{leader} to lead", style="dim")
-    for i, (seat, card) in enumerate(view.trick):
-        if i:
-            line += Text(" · ")
-        line += Text(f"{names[seat]} ") + card_text(card, view.trump)
-    return line
+        if view.to_act < 0:
+            return label
+        leader = names[view.to_act]
+        return label + Text(f"{leader} to lead", style="dim")
+    return _Flow(label, [Text(f"{names[seat]} ") + card_text(card, view.trump) for seat, card in view.trick],
+                 sep=" · ")
 
 
 def _seat_table(view: PlayerView, names: Sequence[str]) -> Table:
@@ -212,23 +284,30 @@ def _hand_line(view: PlayerView) -> Text:
     return line
 
 
-def _choices_line(view: PlayerView) -> Text:
-    line = Text("Choices: ", style="bold")
-    for i, action in enumerate(_ordered_choices(view), 1):
-        if i > 1:
-            line += Text("  ")
-        if view.seat == view.dealer and action.kind in (Kind.ORDER, Kind.ORDER_ALONE):
-            label = Text("pick up" + (" alone" if action.alone else ""))  # the dealer's word for ordering
-        else:
-            label = _action_text(action, view.trump)
-        line += Text(f"{i}) ", style="bold yellow") + label
-    return line
+def _choices_line(view: PlayerView) -> _Flow:
+    """The numbered legal choices, laid out so that no choice is split across lines."""
+    items = [Text(f"{i}) ", style="bold yellow") + _action_text(action, view)
+             for i, action in enumerate(_ordered_choices(view), 1)]
+    return _Flow(Text("Choices: ", style="bold"), items)
+
+
+def _choices_help(view: PlayerView, legal: Sequence[Action], head: str | Text) -> Group:
+    """Every legal choice now, numbered, in words and in the form to type ("order alone")."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold yellow", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    for i, action in enumerate(legal, 1):
+        words = _parts_text(action_parts(action, view), view.trump)
+        table.add_row(str(i), words, Text("type ", style="dim") + Text(_typed(action, view), style="bold"))
+    foot = Text("Type the number or the words; help lists every command.", style="dim")
+    return Group(Text(head) if isinstance(head, str) else head, Padding(table, (0, 0, 0, 2)), foot)
 
 
 def render_view(view: PlayerView, names: Sequence[str]) -> Panel:
     """The table as one seat sees it: seats, dealer, score, up card, bidding, trick, tricks won,
     the seat's own hand and, on its turn, the numbered legal choices."""
-    parts: list[Text | Table] = [
+    parts: list[Text | Table | _Flow] = [
         _score_line(view, names),
         _seat_table(view, names),
         _up_card_line(view),
@@ -248,32 +327,18 @@ def render_view(view: PlayerView, names: Sequence[str]) -> Panel:
     return Panel(Group(*parts), title=title, title_align="left")
 
 
-def _move_text(seat: int, action: Action, viewer: int | None, names: Sequence[str], trump: int | None) -> Text:
-    """What the table sees of a move; another seat's discard stays face down (rules section 9)."""
-    line = Text(f"{names[seat]}: ", style="bold")
-    if action.kind is Kind.DISCARD and seat != viewer:
-        return line + Text("discards a card face down")
-    if action.kind is Kind.PLAY and action.card is not None:
-        return line + Text("play ") + card_text(action.card, trump) + Text(f"  ({action.card})", style="dim")
-    return line + _action_text(action, trump)
+def _move_text(view: PlayerView, index: int, names: Sequence[str]) -> Text:
+    """A move as the table reports it, in words ("West passes", "North orders you to pick up J♥",
+    "East leads A♣"); another seat's discard stays face down (rules section 9)."""
+    _, action = view.actions[index]
+    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD) else None
+    return _parts_text(move_parts(view, index, names), trump)
 
 
 def _hand_result(view: PlayerView, names: Sequence[str]) -> Text:
-    if view.maker < 0:
-        return Text("Everyone passed: the hand is thrown in and the deal passes on.", style="bold")
-    sides = _side_names(view, names)
-    maker_side = view.side_of(view.maker)
-    won = [0] * view.rules.sides
-    for seat, n in enumerate(view.tricks_won):
-        won[view.side_of(seat)] += n
-    taken = won[maker_side]
-    assert view.trump is not None and view.points is not None
-    verdict = "march!" if taken == 5 else "made it" if taken >= 3 else "euchred!"
-    line = Text(f"Hand over: {names[view.maker]} made ", style="bold") + _suit_text(view.trump)
-    line += Text((" alone" if view.alone else "") + f", {sides[maker_side]} took {taken} trick(s): {verdict}  ")
-    gains = [f"{sides[s]} +{p}" for s, p in enumerate(view.points) if p]
-    line += Text(", ".join(gains) or "no points", style="bold yellow")
-    return line
+    """How the hand ended and who scored: "Hand over: West and East were euchred (♥ hearts, made
+    by East; 2 tricks): You and North score 2"."""
+    return Text("Hand over: ", style="bold") + _parts_text(hand_result_parts(view, names), view.trump) + Text(".")
 
 
 def play_terminal(
@@ -350,10 +415,11 @@ def play_terminal(
                 except (InvalidActionError, IllegalActionError) as exc:
                     raise RuntimeError(f"the bot at seat {seat} ({seat_names[seat]}) chose {action}: {exc}") from exc
             after = view_of(human_seat, idx)
-            console.print(_move_text(seat, action, human_seat, seat_names, after.trump))
+            console.print(_move_text(after, len(after.actions) - 1, seat_names))
             if trump_before is None and after.trump is not None:
                 console.print(Text("Trump is ") + _suit_text(after.trump)
-                              + Text(f", made by {seat_names[after.maker]}" + (" alone" if after.alone else "")))
+                              + Text(f", made by {object_form(seat_names[after.maker])}"
+                                   + (" alone" if after.alone else "")))
             if len(after.tricks) > tricks_before:
                 trick = after.tricks[-1]
                 won = next(c for s, c in trick.plays if s == trick.winner)
@@ -369,14 +435,14 @@ def play_terminal(
         return stop()
 
     final = view_of(human_seat)
-    sides = _side_names(final, seat_names)
     console.rule("Game over")
     console.print(_score_line(final, seat_names))
     if game.winner is not None:
-        who = sides[game.winner]
+        who = side_words(final, game.winner, seat_names)[0]
         console.print(Text(f"{who} {_verb(who, 'wins')} the game!", style="bold green"))
     else:
-        console.print(Text("Shared win: " + ", ".join(sides[s] for s in game.winners), style="bold green"))
+        shared = [side_words(final, s, seat_names)[0] for s in game.winners]
+        console.print(Text("Shared win: " + " and ".join(shared), style="bold green"))
     return "finished"
 
 
@@ -416,7 +482,7 @@ def _ask_human(
             return None
         word = text.strip().lower()
         if not word:
-            console.print(f"Type a number 1-{len(legal)}, a card like Jh, or help.")
+            console.print(_choices_help(view, legal, "You may now:"))
             continue
         if word in QUIT_WORDS:
             return None
@@ -436,17 +502,31 @@ def _ask_human(
                     evaluations = hint_fn(view)
                 console.print(hint_text(view, evaluations))
             continue
-        try:
-            if word.isdigit():
-                number = int(word)
-                if not 1 <= number <= len(legal):
-                    console.print(f"[red]No choice {number}:[/] choose 1-{len(legal)}.")
-                    continue
-                action = legal[number - 1]
-            else:
+        if word.isdigit():
+            number = int(word)
+            if not 1 <= number <= len(legal):
+                console.print(Text(f"No choice {number}: ", style="bold red") + Text(f"choose 1-{len(legal)}."))
+                continue
+            action = legal[number - 1]
+        else:
+            try:
                 action = game.state.parse_action(word)
+            except InvalidActionError:
+                head = Text("Not understood: ", style="bold red") + Text(f"\u201c{text.strip()}\u201d. You may now:")
+                console.print(_choices_help(view, legal, head))
+                continue
+        try:
             game.push(action)
-        except (InvalidActionError, IllegalActionError) as exc:
+        except IllegalActionError as exc:
+            reason, _, options = str(exc).partition("; you may: ")
+            prefix = f"{action} is not possible: "
+            if reason.startswith(prefix):  # a move of another moment of the hand: say when it is
+                reason = f"\u201c{text.strip()}\u201d is not a choice during {game.state.phase_words()}"
+            console.print(Text("Not possible: ", style="bold red") + _with_card_symbols(reason))
+            if options:
+                console.print(_choices_help(view, legal, "You may now:"))
+            continue
+        except InvalidActionError as exc:  # pragma: no cover - the parser only returns valid actions
             console.print(Text("Not possible: ", style="bold red") + _with_card_symbols(str(exc)))
             continue
         return action

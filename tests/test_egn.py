@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -244,7 +245,7 @@ def test_structural_contradictions() -> None:
     assert "deal 1, trick 1: has 3 cards, but 4 seats play" in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["calls"].append("Pass")
-    assert "deal 1, call 5: 'Pass' comes after the bidding ended" in _refused(d)
+    assert 'deal 1, call 5: "Pass" comes after the bidding ended' in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["calls"] = ["Pass"] * 7 + ["Pass"]
     msg = _refused(d)
@@ -257,7 +258,7 @@ def test_structural_contradictions() -> None:
     assert "deal 1, call 5: seat 2 called spades: spades was turned down" in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["calls"] = ["Pass"] * 4 + ["n"]
-    assert "no-trump call 'n' is not supported" in _refused(d)
+    assert 'no-trump call "n" is not supported' in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["aloneDefender"] = 0
     assert "aloneDefender is seat 0, but the ruleset does not allow defend_alone" in _refused(d)
@@ -266,7 +267,7 @@ def test_structural_contradictions() -> None:
     assert "deal 1, trick 5: seat" in _refused(d) and "the dealer's recorded discard" in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"] = d["deals"][0]["phases"][1:]
-    assert "unexpected phase 'TRICK_PLAY'" in _refused(d)
+    assert 'unexpected phase "TRICK_PLAY"' in _refused(d)
 
 
 def test_loner_tricks_have_three_cards() -> None:
@@ -320,20 +321,21 @@ def _edit(path: tuple, value: object) -> dict:
 
 
 @pytest.mark.parametrize(("path", "value", "fragment"), [
-    (("fileType",), "Euchre Layout", "fileType is 'Euchre Layout'"),
-    (("version",), "2.0", "unsupported EGN version '2.0'"),
-    (("deals",), KeyError, "missing deals"),
+    (("fileType",), "Euchre Layout", 'fileType is the string "Euchre Layout"'),
+    (("version",), "2.0", 'unsupported EGN version "2.0"'),
+    (("deals",), KeyError, "there is no deals field"),
     (("deals",), [], "deals is empty"),
     (("deals", 0), "QUJD", "condensed (Base64) deals are not supported"),
-    (("metadata", "initialScore"), KeyError, "metadata.initialScore: required"),
+    (("metadata", "initialScore"), KeyError, "there is no metadata.initialScore field; it is required"),
     (("metadata", "players"), ["a", "b"], "needs 4 players"),
-    (("deals", 0, "initialState", "upCard"), "Xz", "deal 1, upCard: not a card: 'Xz'"),
-    (("deals", 0, "initialState", "upCard"), "Xc", "unknown card 'Xc'"),
+    (("deals", 0, "initialState", "upCard"), "Xz", 'deal 1, upCard: not a card: "Xz"'),
+    (("deals", 0, "initialState", "upCard"), "Xc", 'unknown card "Xc"'),
     (("deals", 0, "initialState", "upCard"), "8c", "8c is not in the 24-card deck"),
-    (("deals", 0, "initialState", "upCard"), "B", "Joker 'B' is not supported"),
-    (("deals", 0, "initialState", "dealer"), 4, "dealer must be a seat 0..3"),
-    (("deals", 0, "initialState"), KeyError, "deal 1: missing initialState"),
-    (("deals", 0, "phases", 0, "calls", 0), "PickUp", "not an EGN call: 'PickUp'"),
+    (("deals", 0, "initialState", "upCard"), "B", 'Joker "B" is not supported'),
+    (("deals", 0, "initialState", "dealer"), 4,
+     "deal 1: initialState.dealer is the number 4; it must be a seat 0 to 3"),
+    (("deals", 0, "initialState"), KeyError, "deal 1: there is no initialState field"),
+    (("deals", 0, "phases", 0, "calls", 0), "PickUp", 'not an EGN call: "PickUp"'),
     (("metadata", "ruleset"), {"farmers": True}, "ruleset.farmers: the farmer's-hand exchange is not supported"),
     (("metadata", "ruleset"), {"joker": True}, "ruleset.joker"),
     (("metadata", "ruleset"), {"allow_no_trump": True}, "ruleset.allow_no_trump"),
@@ -342,10 +344,117 @@ def _edit(path: tuple, value: object) -> dict:
     (("metadata", "ruleset"), {"mystery": True}, "ruleset.mystery: unknown rule flag"),
     (("metadata", "ruleset"), {"winning_score": 0}, "a game needs an end"),
     (("metadata", "ruleset"), {"winning_score": 10, "num_deals": 8}, "both set"),
-    (("metadata", "ruleset"), {"std": "yes"}, "ruleset.std: must be true or false"),
+    (("metadata", "ruleset"), {"std": "yes"}, 'ruleset.std is the string "yes"; it must be true or false'),
 ])
 def test_malformed_fields(path: tuple, value: object, fragment: str) -> None:
     assert fragment in _refused(_edit(path, value))
+
+
+# Python's own spellings that must never reach a reader of an error message about a JSON file.
+PYTHON_LEAKS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\{'|\['|<class|Error\b")
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (("fileType",), KeyError, 'not an EGN file: there is no fileType field; an EGN file is a JSON object that '
+                              'starts with "fileType": "Euchre Game Notation"'),
+    (("fileType",), None, 'not an EGN file: fileType is null; an EGN file is a JSON object that starts with '
+                          '"fileType": "Euchre Game Notation"'),
+    (("version",), KeyError, "there is no version field; this program reads EGN 1.0 to 1.4"),
+    (("version",), 1.4, 'version is the number 1.4; it must be a string such as "1.0" '
+                        "(this program reads EGN 1.0 to 1.4)"),
+    (("metadata",), KeyError, "there is no metadata field; it must be an object with the players and the initial "
+                              "score"),
+    (("metadata",), [1, 2], "metadata is the list [1, 2]; it must be an object with the players and the initial "
+                            "score"),
+    (("deals",), None, "deals is null; it must be the list of the game's deals"),
+    (("deals",), {"a": 1}, "deals is an object with the key a; it must be the list of the game's deals"),
+    (("deals", 0), None, "deal 1 is null; a deal must be an object"),
+    (("metadata", "players"), KeyError, "there is no metadata.players field; it must be the list of the four "
+                                        "players' names"),
+    (("metadata", "players"), ["a", "b", None, "d"], 'metadata.players, player 3 is null; each player must be a '
+                                                     'name or an object with a "name"'),
+    (("metadata", "players"), ["a", "b", {"id": 3}, "d"], "metadata.players, player 3 is an object with the key id"),
+    (("metadata", "initialScore"), None, "metadata.initialScore is null; it must be the score before the first "
+                                         "deal"),
+    (("metadata", "initialScore"), [1], "metadata.initialScore is the list [1]; it must be two whole numbers"),
+    (("metadata", "initialScore"), [0, True], "metadata.initialScore is the list [0, true]"),
+    (("metadata", "ruleset"), None, "metadata.ruleset is null; it must be an object of rule flags"),
+    (("metadata", "ruleset"), {"loner_lead": None}, 'metadata.ruleset.loner_lead is null; it must be '
+                                                    '"LEFT_OF_DEALER" or "LEFT_OF_LONER"'),
+    (("metadata", "ruleset"), {"winning_score": False}, "metadata.ruleset.winning_score is false; it must be a "
+                                                        "whole number"),
+    (("deals", 0, "initialState"), None, "deal 1: initialState is null; it must be an object with the dealer and "
+                                         "the up card"),
+    (("deals", 0, "initialState", "dealer"), KeyError, "deal 1: initialState has no dealer; it must be a seat 0 to 3"),
+    (("deals", 0, "initialState", "dealer"), None, "deal 1: initialState.dealer is null; it must be a seat 0 to 3"),
+    (("deals", 0, "initialState", "dealer"), True, "deal 1: initialState.dealer is true; it must be a seat 0 to 3"),
+    (("deals", 0, "initialState", "upCard"), None, 'deal 1, upCard is null; a card must be a string such as "Jh"'),
+    (("deals", 0, "initialState", "upCard"), 12, "deal 1, upCard is the number 12; a card must be a string"),
+    (("deals", 0, "initialState", "playerCards"), {"a": [1]}, "deal 1: playerCards is an object with the key a; "
+                                                              "it must be four lists of cards, one per seat"),
+    (("deals", 0, "phases", 0), None, "deal 1: phase 1 is null, not an object (a deal has one EUCHRE_BIDDING "
+                                      "phase, then at most one TRICK_PLAY phase)"),
+    (("deals", 0, "phases", 0, "type"), KeyError, "deal 1: phase 1 has no type"),
+    (("deals", 0, "phases", 0, "type"), None, "deal 1: phase 1 has the type null"),
+    (("deals", 0, "phases", 0, "calls", 0), None, 'deal 1, call 1 (seat 1): not an EGN call: null (a call is '
+                                                  '"Pass", "Order", or a suit "c", "d", "h" or "s")'),
+    (("deals", 0, "phases", 0, "calls", 0), {"x": 1}, "not an EGN call: an object with the key x"),
+    (("deals", 0, "phases", 0, "calls"), "Order", 'deal 1: calls is the string "Order"; it must be a list'),
+    (("deals", 0, "phases", 0, "isAlone"), "yes", 'deal 1: isAlone is the string "yes"; it must be true or false'),
+    (("deals", 0, "phases", 0, "aloneDefender"), "x", 'deal 1: aloneDefender is the string "x"; it must be a seat '
+                                                      "0 to 3, or -1 for nobody"),
+])
+def test_malformed_fields_are_told_in_words(path: tuple, value: object, message: str) -> None:
+    """A missing or mistyped field is named and what it holds is said as JSON would say it (null,
+    true, "text"), never as a Python repr (None, True, 'text', {'a': 1})."""
+    msg = _refused(_edit(path, value))
+    assert message in msg
+    assert not PYTHON_LEAKS.search(msg), msg
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("null", "not an EGN file: the top level is null; an EGN file is a JSON object that starts with "
+             '"fileType": "Euchre Game Notation"'),
+    ("[1, 2]", "not an EGN file: the top level is a JSON array"),
+    ("{}", "not an EGN file: there is no fileType field"),
+    ('{"fileType": {"name": "EGN"}}', "not an EGN file: fileType is an object with the key name"),
+    ('{"fileType": "Euchre Game Notation", "version": null}', "version is null; it must be a string"),
+])
+def test_malformed_files_are_told_in_words(text: str, message: str) -> None:
+    with pytest.raises(RecordError) as info:
+        egn.loads(text)
+    assert message in str(info.value) and not PYTHON_LEAKS.search(str(info.value))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[1]", 'not an EMN match file: the top level is a JSON array; an EMN match file is a JSON object with '
+            '"fileType": "Euchre Match Notation"'),
+    ("{}", "not an EMN match file: there is no fileType field"),
+    ('{"fileType": null}', "not an EMN match file: fileType is null"),
+    ('{"fileType": "Euchre Game Notation"}', "this is an EGN file of one game, not a match; read it with "
+                                            "euchre.egn.load"),
+    ('{"fileType": "Euchre Match Notation"}', "there is no version field; this program reads EMN 1.0"),
+    ('{"fileType": "Euchre Match Notation", "version": "1.0", "metadata": {}}', "there is no games field"),
+    ('{"fileType": "Euchre Match Notation", "version": "1.0", "metadata": {}, "games": []}',
+     "games is an empty list; it must be a non-empty list of games"),
+    ('{"fileType": "Euchre Match Notation", "version": "1.0", "metadata": {}, "games": [3]}',
+     "game 1 is the number 3; each game must be an object"),
+])
+def test_malformed_match_files_are_told_in_words(text: str, message: str) -> None:
+    with pytest.raises(RecordError) as info:
+        egn.loads_match(text)
+    assert message in str(info.value) and not PYTHON_LEAKS.search(str(info.value))
+
+
+def test_match_players_not_listed_are_named_in_words() -> None:
+    game = json.loads(egn.dumps(_random_game(Rules(), 3)))
+    match = {"fileType": "Euchre Match Notation", "version": "1.0",
+             "metadata": {"players": [{"id": "p1"}, {"id": "p2"}]},
+             "games": [{"gameData": game, "players": ["p1", "p2", "p3", "p4"]}]}
+    with pytest.raises(RecordError) as info:
+        egn.loads_match(json.dumps(match))
+    assert str(info.value) == ('game 1: players "p3", "p4" are not in the match\'s player list '
+                               "(metadata.players)")
 
 
 def test_other_rulesets_are_mapped() -> None:
@@ -424,6 +533,21 @@ def test_export_refuses_what_egn_cannot_say() -> None:
                   Rules.preset("american", super_euchre=True)):
         with pytest.raises(RecordError, match="EGN cannot express"):
             egn.dumps(Game(rules, seed=1))
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    (Rules.preset("cut-throat"), "EGN cannot express these rules: 3 players (EGN records only the four-player game), "
+                                 "the 20-card deck"),
+    (Rules.preset("british"), "the 25-card deck with the Joker"),
+    (Rules.preset("timed"), "a timed game"),
+    (Rules.preset("american", super_euchre=True), "EGN cannot express these rules: super-euchre scoring"),
+    (Rules.preset("american", march_points=3), "3 points for a march (EGN always counts 2)"),
+])
+def test_export_refusal_says_in_words_which_rule(rules: Rules, message: str) -> None:
+    with pytest.raises(RecordError) as info:
+        egn.dumps(Game(rules, seed=1))
+    assert message in str(info.value)
+    assert "=" not in str(info.value) and "_" not in str(info.value)  # no "super_euchre=True"
 
 
 def test_dump_writes_a_file(tmp_path: Path) -> None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+import random
+import re
 from collections.abc import Callable, Iterable
 
 import pytest
 from rich.console import Console
 
 from euchre import Game, Rules
-from euchre.actions import ORDER, ORDER_ALONE, PASS, Action
+from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind
 from euchre.bots import Bot, make_bot
 from euchre.bots.search import Evaluation
 from euchre.cards import JOKER, Card, Suit
@@ -47,14 +49,15 @@ def test_whole_game_with_bad_inputs() -> None:
                            save_fn=saved.append)
     out = con.export_text()
     assert status == "finished" and game.is_over and not saved
-    assert "Not possible: not an action: 'xyz'" in out
+    assert "Not understood: \u201cxyz\u201d. You may now:" in out
     assert "No choice 9: choose 1-3." in out
-    assert "Not possible: no card is played now" in out  # a card typed during the bidding
+    assert "Not possible: no card is played now: it is the first round of bidding" in out  # a card typed
     assert "Commands:" in out and "quit" in out
-    assert "Choices: 1) pass  2) order  3) order alone" in out
+    assert "Choices: 1) pass  2) order up  3) order up and go alone" in out
     assert "Up card: " in out and "Score: You & North" in out and "Bidding: " in out
     assert "Your hand: " in out and "Trick 1" in out and "Tricks: You & North" in out
     assert "Hand over: " in out and "Game over" in out and "win the game!" in out
+    assert "You and North win the game!" in out or "West and East win the game!" in out
     final = f"Score: You & North {game.scores[0]}  ·  West & East {game.scores[1]}"
     assert final in out.split("Game over")[-1]
 
@@ -133,11 +136,11 @@ def test_bot_moves_are_printed_and_discards_stay_hidden() -> None:
     con = console()
     play_terminal(game, 0, bots_for(game, 0), con, scripted([]))
     out = con.export_text()
-    assert "West: pass" in out or "West: order" in out
-    assert "West: play " in out
+    assert "West passes" in out or "West orders" in out or "West picks up" in out
+    assert "West plays " in out or "West leads " in out
     # Another seat's discard is never shown (rules section 9); the human's own is.
     for line in out.splitlines():
-        if line.startswith(("West:", "North:", "East:")) and "discard" in line:
+        if line.startswith(("West ", "North ", "East ")) and "discard" in line:
             assert line.endswith("discards a card face down")
 
 
@@ -331,10 +334,11 @@ def test_action_words_for_the_bidding() -> None:
     assert words(words_view(["order"]), "discard 9d") == "discard the nine of diamonds"
     two = words_view(["order"], Rules.preset("two-handed"), ["9c Tc Jc Qc Kc", "Jh Jd Ah Kh Qh"])
     assert two.phase is Phase.TAKE
-    assert words(two, "take") == "pick up" and words(two, "pass") == "pass"
+    assert words(two, "take") == "pick up" and words(two, "pass") == "leave the up card"
     defend = words_view(["order alone", "discard 9d"], Rules.preset("american", defend_alone=True))
     assert defend.phase is Phase.DEFEND
     assert words(defend, "defend alone") == "defend alone"
+    assert words(defend, "pass") == "do not defend alone"
 
 
 def test_action_words_for_cards_lead_or_play_and_the_bowers() -> None:
@@ -364,3 +368,192 @@ def test_hint_text_shows_the_interval_and_calls_close_choices_even() -> None:
     assert text.splitlines()[1:] == ["  pass: +0.30 \u00b1 0.10 expected points",
                                      "  order up: +0.25 \u00b1 0.10 expected points (about even with the best)",
                                      "  order up and go alone: -1.50 \u00b1 0.04 expected points"]
+
+
+# --- the table speaks Euchre, not notation ---------------------------------------------------------
+N4 = default_names(4, 0)  # You (seat 0, the dealer of WORDS_DEAL), West, North, East
+
+
+def panel_lines(view: PlayerView, names: list[str], width: int = 120) -> list[str]:
+    """The rendered table, one string per line, without the panel's borders."""
+    con = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    con.print(render_view(view, names))
+    return [(ln[2:-2] if ln.startswith("│") else ln).rstrip() for ln in con.export_text().splitlines()]
+
+
+def test_bidding_line_is_in_words() -> None:
+    view = words_view(["pass"] * 5 + ["call s"])
+    bidding = next(ln for ln in panel_lines(view, N4) if ln.startswith("Bidding:"))
+    assert bidding == ("Bidding: West passes · North passes · East passes · You pass · West passes · "
+                       "North calls ♠ spades")
+    view = words_view(["pass"] * 4 + ["call c alone"])
+    assert "Bidding: West passes · North passes · East passes · You pass · West calls ♣ clubs and goes alone" in (
+        panel_lines(view, N4))
+
+
+def test_the_dealer_picks_it_up_and_others_order_it_up() -> None:
+    view = words_view(["pass", "order"])  # North orders You, the dealer, to pick up the 9h
+    assert "Bidding: West passes · North orders you to pick up 9♥" in panel_lines(view, N4)
+    view = words_view(["pass"] * 3 + ["order"])  # the dealer takes it
+    assert "Bidding: West passes · North passes · East passes · You pick up 9♥" in panel_lines(view, N4)
+    view = words_view(["pass"] * 3 + ["order"])
+    names = ["Ann", "Bob", "Cy", "Di"]
+    assert "Bidding: Bob passes · Cy passes · Di passes · Ann picks up 9♥" in panel_lines(view, names)
+    view = words_view(["order alone"])
+    assert "Bidding: West orders you to pick up 9♥ and goes alone" in panel_lines(view, N4)
+
+
+NOTATION = re.compile(r"^(You|West|North|East|South):|\b(call [cdhs]|order alone|take|play [2-9TJQKA][cdhs])\b"
+                      r"|\([2-9TJQKA][cdhs]\)|\bcall h\b")
+
+
+@pytest.mark.parametrize("preset", ["american", "two-handed"])
+def test_the_move_log_is_in_words(preset: str) -> None:
+    game = Game(Rules.preset(preset, target=3), seed=4)
+    con = console()
+    play_terminal(game, 0, bots_for(game, 0), con, scripted([]))
+    log = [ln for ln in con.export_text().splitlines() if ln[:1] not in "│╭╰─"]
+    moves = [ln for ln in log if ln.split(" ")[0] in ("You", "West", "North", "East")]
+    assert moves and not [ln for ln in moves if NOTATION.search(ln)]
+    assert any(re.match(r"(You|North|West|East) (leads?|plays?) ", ln) for ln in moves)
+    assert any(re.fullmatch(r"(You pass|(West|North|East) passes)", ln) for ln in moves)
+
+
+def test_hand_end_says_who_was_euchred_and_who_scored() -> None:
+    from euchre.tui import _hand_result
+
+    s = State(Rules(), dealer=0, hands=["Jh Jd Ah Kh Qh", "9c Tc Jc Qc Kc", "Ac 9d Td Qd Kd", "Ad 9s Ts Js Qs"],
+              up_card="9h")
+    s.push("order")  # seat 1 orders with nothing: the dealer's five best hearts take every trick
+    while not s.is_over:
+        s.push(s.legal_actions()[0])
+    names = ["Hard bot 1", "Hard bot 2", "Hard bot 3", "Hard bot 4"]
+    text = _hand_result(PlayerView.of(s, None), names).plain
+    assert text == ("Hand over: Hard bot 2 and Hard bot 4 were euchred (♥ hearts, made by Hard bot 2; no trick): "
+                    "Hard bot 1 and Hard bot 3 score 2.")
+    assert _hand_result(PlayerView.of(s, 0), N4).plain == (
+        "Hand over: West and East were euchred (♥ hearts, made by West; no trick): You and North score 2.")
+
+
+# --- what the human may type -----------------------------------------------------------------------
+def human_block(out: str, head: str) -> list[str]:
+    """The lines printed after ``head`` up to the foot of the choice list, spaces squeezed."""
+    lines = out.split(head, 1)[1].splitlines()
+    block = []
+    for ln in lines[1:]:
+        if ln.startswith("Type the number"):
+            break
+        block.append(" ".join(ln.split()))
+    return block
+
+
+def test_gibberish_lists_only_the_choices_legal_now() -> None:
+    game = Game(Rules(), seed=11, dealer=3)  # seat 0 speaks first, not the dealer
+    con = console()
+    play_terminal(game, 0, bots_for(game, 0), con, scripted(["xyz", "quit"]))
+    out = con.export_text()
+    block = human_block(out, "Not understood: \u201cxyz\u201d. You may now:")
+    assert block == ["1 pass type pass", "2 order up type order", "3 order up and go alone type order alone"]
+    assert "take" not in " ".join(block) and "defend" not in " ".join(block)
+    assert "not an action" not in out  # the engine's list of every action is not shown
+
+
+def test_a_move_of_another_phase_says_when_it_is_possible() -> None:
+    game = Game(Rules(), seed=11, dealer=3)
+    con = console()
+    play_terminal(game, 0, bots_for(game, 0), con, scripted(["take", "defend alone", "quit"]))
+    out = con.export_text()
+    assert "Not possible: \u201ctake\u201d is not a choice during the first round of bidding" in out
+    assert "Not possible: \u201cdefend alone\u201d is not a choice during the first round of bidding" in out
+    assert human_block(out, "is not a choice during the first round of bidding")[1:] == [
+        "1 pass type pass", "2 order up type order", "3 order up and go alone type order alone"]
+
+
+def test_the_dealer_is_told_to_type_pick_up() -> None:
+    game = Game(Rules(), seed=11, dealer=0)
+    con = console()
+    play_terminal(game, 0, bots_for(game, 0), con, scripted(["", "quit"]))  # an empty line, then quit
+    out = con.export_text()
+    assert "Choices: 1) pass  2) pick up  3) pick up and go alone" in out
+    block = human_block(out, "You may now:")
+    assert block == ["1 pass type pass", "2 pick up type pick up", "3 pick up and go alone type pick up alone"]
+
+
+@pytest.mark.parametrize("preset", ["american", "two-handed", "british", "cut-throat"])
+def test_every_typed_form_parses_back_to_its_choice(preset: str) -> None:
+    from euchre.tui import _typed
+
+    rules = Rules.preset(preset, **({"defend_alone": True} if preset == "american" else {}))
+    kinds = set()
+    for seed in range(40):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not game.state.is_over:
+            view = game.view(game.to_act)
+            for a in view.legal_actions:
+                assert game.state.parse_action(_typed(a, view)) == a, (a, _typed(a, view))
+                kinds.add(a.kind)
+            game.push(rng.choice(view.legal_actions))
+    assert {Kind.PASS, Kind.ORDER, Kind.PLAY, Kind.DISCARD} <= kinds
+
+
+# --- layout ----------------------------------------------------------------------------------------
+def _whole_on_a_line(lines: list[str], items: list[str]) -> list[str]:
+    return [item for item in items if not any(item in ln for ln in lines)]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_choices_are_never_split_across_lines(width: int) -> None:
+    round2 = words_view(["pass"] * 4)  # 7 choices: pass, three suits, three suits alone
+    assert len(round2.legal_actions) == 7
+    lines = panel_lines(round2, N4, width)
+    items = ["1) pass", "2) call ♣ clubs", "3) call ♦ diamonds", "4) call ♠ spades", "5) call ♣ clubs alone",
+             "6) call ♦ diamonds alone", "7) call ♠ spades alone"]
+    assert not _whole_on_a_line(lines, items)
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("Choices: 1) pass"))
+    if width == 80:  # it takes two lines, the second indented under the first choice
+        assert lines[first + 1].startswith(" " * len("Choices: ") + "5) call ♣ clubs alone")
+    discard = words_view(["pass"] * 3 + ["order"])  # the dealer: six cards to discard from
+    items = [f"{i}) discard {c.symbol()}" for i, c in enumerate(discard.hand, 1)]
+    assert len(items) == 6 and not _whole_on_a_line(panel_lines(discard, N4, width), items)
+    bids = words_view(["pass"] * 7, Rules(stick_the_dealer=True))  # a long bidding line
+    items = ["West passes", "North passes", "East passes", "You pass"]
+    assert not _whole_on_a_line(panel_lines(bids, ["You", "West", "North", "East"], width), items)
+
+
+def test_flow_fills_lines_and_keeps_items_whole() -> None:
+    from rich.text import Text
+
+    from euchre.tui import _Flow
+
+    items = [f"{i}) " + " ".join(["word"] * (1 + i % 4)) for i in range(1, 15)]
+    for width in range(24, 121, 8):
+        con = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+        con.print(_Flow(Text("Choices: "), [Text(t) for t in items]))
+        lines = con.export_text().splitlines()
+        assert all(len(ln.rstrip()) <= width for ln in lines)
+        assert not _whole_on_a_line(lines, items), width
+        assert "".join(lines).replace(" ", "") == ("Choices:" + "".join(items)).replace(" ", "")
+
+
+# --- no Python or notation leaks -------------------------------------------------------------------
+LEAKS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|[\[\]{}]|\b[a-z]+_[a-z_]+\b|Action\(|<|\?\s+to lead|&\s\w+ euchred"
+                   r"|'\w+'|\(s\)")
+
+
+@pytest.mark.parametrize("preset", ["american", "two-handed", "cut-throat", "british"])
+def test_terminal_output_has_no_python_leaks(preset: str) -> None:
+    rules = Rules.preset(preset, target=5, **({"defend_alone": True, "super_euchre": True}
+                                               if preset == "american" else {}))
+    game = Game(rules, seed=2)
+    rng = random.Random(2)
+    con = console()
+
+    def then() -> str:
+        if rng.random() < 0.05:
+            return rng.choice(["xyz", "take", "defend alone", "Jh", "h", "call h", "", "order", "alone", "99"])
+        return str(rng.randint(1, 3))
+
+    assert play_terminal(game, 0, bots_for(game, 0, "random"), con, scripted([], then)) == "finished"
+    out = con.export_text()
+    assert not [ln for ln in out.splitlines() if LEAKS.search(ln)]
