@@ -57,7 +57,9 @@ PEEK = """() => {
                                    .map((s) => [s.dataset.pos, s.dataset.card || ""])),
     trick_done: !!document.querySelector("#trick.done"),
     score: document.getElementById("score").textContent,
-    banner: !document.getElementById("hand-summary").classList.contains("hidden"),
+    banner: !document.getElementById("hand-summary").classList.contains("hidden") ||
+            !document.getElementById("hand-summary-line").classList.contains("hidden"),
+    overlay: !document.getElementById("hand-summary").classList.contains("hidden"),
     connection: document.getElementById("connection").textContent,
   };
 }"""
@@ -124,8 +126,10 @@ class Pages:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def page(self, *, viewport: dict[str, int] = DESKTOP, name: str | None = None, **kw: Any) -> Page:
-        ctx = self.browser.new_context(base_url=self.server.base, viewport=viewport, accept_downloads=True, **kw)
+    def page(self, *, viewport: dict[str, int] = DESKTOP, name: str | None = None, server: Server | None = None,
+             **kw: Any) -> Page:
+        base = (server or self.server).base
+        ctx = self.browser.new_context(base_url=base, viewport=viewport, accept_downloads=True, **kw)
         ctx.set_default_timeout(15_000)
         if name is not None:
             ctx.add_init_script(f"try {{ localStorage.setItem({NAME_KEY!r}, {name!r}); }} catch (e) {{}}")
@@ -218,6 +222,7 @@ def play(page: Page, until: Callable[[dict[str, Any]], bool], *, timeout: float 
 
 
 def bots_table(server: Server, name: str, **rules: Any) -> dict[str, Any]:
+    """A new table against computer players (``POST /api/tables``): its id, token and seat URL."""
     r = httpx.post(server.base + "/api/tables",
                    json={"mode": "bots", "rules": rules, "level": LEVEL, "name": name}, timeout=10)
     assert r.status_code == 201, r.text
@@ -225,9 +230,10 @@ def bots_table(server: Server, name: str, **rules: Any) -> dict[str, Any]:
     return body
 
 
-def open_bots_table(pages: Pages, name: str, **kw: Any) -> Page:
-    t = bots_table(pages.server, name)
-    page = pages.page(name=name, **kw)
+def open_bots_table(pages: Pages, name: str, *, server: Server | None = None, rules: dict[str, Any] | None = None,
+                    **kw: Any) -> Page:
+    t = bots_table(server or pages.server, name, **(rules or {}))
+    page = pages.page(name=name, server=server, **kw)
     page.goto(t["url"])
     wait_connected(page)
     return page
@@ -389,6 +395,12 @@ def test_phone_sized_table(pages: Pages) -> None:
     assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px screen"
     for box in (page.locator("#hand .card").nth(i).bounding_box() for i in range(page.locator("#hand .card").count())):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
+    # the panels below the table (hints, bidding, chat) are a scroll away; the score bar stays
+    page.locator("#chat-form").scroll_into_view_if_needed()
+    chat, score = page.locator("#chat-form").bounding_box(), page.locator("#score").bounding_box()
+    assert chat is not None and 0 <= chat["y"] and chat["y"] + chat["height"] <= PHONE["height"] + 0.5, chat
+    assert score is not None and score["y"] >= 0, score
+    pages.shot(page, "panels")
 
 
 def test_keyboard_plays_a_card(pages: Pages) -> None:
@@ -495,7 +507,8 @@ def test_short_game_ends_with_downloadable_records(pages: Pages) -> None:
     pages.shot(page, "stats")
 
 
-# Records every state frame the page receives and every hand-over banner it shows.
+# Records every state frame the page receives and every hand-over banner it shows (as the banner
+# over the felt, or as its one line above the hand when the player's turn came first).
 SPY = """(() => {
   window.__frames = [];
   window.__banners = [];
@@ -514,10 +527,13 @@ SPY = """(() => {
     }
   };
   document.addEventListener("DOMContentLoaded", () => {
-    const box = document.getElementById("hand-summary");
-    new MutationObserver(() => {
-      if (!box.classList.contains("hidden")) window.__banners.push(Number(box.dataset.key));
-    }).observe(box, {attributes: true});
+    // the banner over the felt, or (on the player's turn) its one-line form above the hand
+    for (const id of ["hand-summary", "hand-summary-line"]) {
+      const box = document.getElementById(id);
+      new MutationObserver(() => {
+        if (!box.classList.contains("hidden") && box.dataset.key) window.__banners.push(Number(box.dataset.key));
+      }).observe(box, {attributes: true});
+    }
   });
 })();"""
 
@@ -543,3 +559,388 @@ def test_every_hand_ended_by_a_computer_shows_the_hand_over_banner(pages: Pages)
     shown = set(page.evaluate("() => window.__banners"))
     missing = [h for h in bot_ended_hands() if h not in shown]
     assert not missing, f"no hand-over banner for hands {missing} (banners shown: {sorted(shown)})"
+
+
+# --- everything needed to act fits the window -------------------------------------------------------
+DESKTOP_SIZES = [(1280, 720), (1280, 800), (1366, 768), (1440, 900), (1920, 1080)]
+PHONE_SIZES = [(390, 844), (360, 740)]
+
+# Each selector's elements: the box inside the window (at scroll 0) and, with ``covered`` true, the
+# element on top at its middle (nothing over it: no banner, no toast). The document must not scroll.
+IN_VIEW = """(sels) => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const bad = [];
+  const name = (e) => !e ? "nothing" : e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+                              (e.className ? "." + String(e.className).trim().split(/\\s+/).join(".") : "");
+  for (const [sel, covered] of sels) {
+    const els = Array.from(document.querySelectorAll(sel));
+    if (!els.length) { bad.push(`${sel}: not on the page`); continue; }
+    for (const e of els) {
+      const r = e.getBoundingClientRect();
+      const where = `[${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}]`;
+      if (r.width < 1 || r.height < 1) bad.push(`${sel}: no box`);
+      else if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5)
+        bad.push(`${sel}: ${where} outside ${vw}x${vh}`);
+      else if (covered) {
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (!hit || !(hit === e || e.contains(hit))) bad.push(`${sel}: ${where} under ${name(hit)}`);
+      }
+    }
+  }
+  const doc = document.scrollingElement;
+  return {bad, scrollY: window.scrollY, mainScroll: document.querySelector("main").scrollTop,
+          docHeight: doc.scrollHeight, docWidth: doc.scrollWidth, vw, vh};
+}"""
+
+NEEDED = [("#score", True), ("#side-label-0", False), ("#side-label-1", False), ("#felt", False), (".seat", True),
+          (".seat.to-act", True), ("#status.my-turn", True), ("#hand .card", True)]
+NEEDED_BY_PHASE = {"bid1": [("#bids button", True), ("#up-card", True)],
+                   "bid2": [("#bids button", True), ("#up-card", True)],
+                   "play": [("#trick", False), ("#trump-chip", True)]}
+
+
+def assert_all_in_view(page: Page, phase: str, where: str) -> None:
+    r = page.evaluate(IN_VIEW, [list(x) for x in NEEDED + NEEDED_BY_PHASE[phase]])
+    assert not r["bad"], f"{where}: {r['bad']}"
+    assert r["scrollY"] == 0 and r["mainScroll"] == 0, f"{where}: scrolled {r}"
+    assert r["docHeight"] <= r["vh"] and r["docWidth"] <= r["vw"], f"{where}: the document scrolls {r}"
+    assert page.inner_text("#status").startswith("Your turn"), where
+
+
+@pytest.mark.parametrize("kind", ["desktop", "phone"])
+def test_table_fits_the_window_at_common_sizes(pages: Pages, kind: str) -> None:
+    """Bidding round 1, round 2 and play, at every common window size: the table, the whole hand,
+    the bid buttons, whose turn it is and the score are all in the window, nothing over them, and
+    nothing to scroll. One table per kind; at each of the player's turns the window is resized to
+    each size in turn (a phone context is mobile with touch)."""
+    sizes = DESKTOP_SIZES if kind == "desktop" else PHONE_SIZES
+    w, h = sizes[0]
+    extra: dict[str, Any] = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if kind == "phone" else {}
+    # a long game: the player always passes, and round 2 comes only when everyone passed round 1
+    page = open_bots_table(pages, "Ivy", rules={"target": 100}, viewport={"width": w, "height": h}, **extra)
+    seen: set[str] = set()
+    while len(seen) < 3:
+        s = _turn_not_seen(page, seen)
+        phase = my_turn_in(s)
+        assert phase is not None
+        if phase in ("bid1", "bid2"):
+            assert page.locator("#bids button").count() >= (2 if phase == "bid1" else 4)
+        for w, h in sizes:
+            page.set_viewport_size({"width": w, "height": h})
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            assert_all_in_view(page, phase, f"{phase} at {w}x{h}")
+            pages.shot(page, f"{phase}-{w}x{h}")
+        seen.add(phase)
+        if phase != "play":
+            act(page, "pass")
+
+
+def my_turn_in(s: dict[str, Any]) -> str | None:
+    """The phase of the player's turn (bid1, bid2, play) shown, else None."""
+    if s["status"] != "playing" or s["pending"] or not s["actions"]:
+        return None
+    if s["phase"] in ("bid1", "bid2") and "pass" in s["actions"]:
+        return str(s["phase"])
+    return "play" if s["phase"] == "play" else None
+
+
+def _turn_not_seen(page: Page, seen: set[str], timeout: float = 150.0) -> dict[str, Any]:
+    """Play on (passing in the bidding, so that round 2 comes) until the player's turn in a phase
+    not seen yet; the hands nobody names trump in are thrown in."""
+    deadline = time.monotonic() + timeout
+    while True:
+        s = peek(page)
+        if s is not None:
+            phase = my_turn_in(s)
+            if phase is not None and phase not in seen:
+                return s
+            if s["actions"] and not s["pending"] and s["status"] == "playing":
+                act(page, "pass" if "pass" in s["actions"] else choose(s["actions"]))
+                continue
+            assert s["status"] != "over", f"the game ended before the turns {seen} were all seen"
+        assert time.monotonic() < deadline, f"timed out; seen {seen}, the page showed {s}"
+        page.wait_for_timeout(30)
+
+
+# --- the hand-over banner never hides what the player acts on ----------------------------------------
+# What is where: the banner (over the felt), its title's text and close button, its one-line form,
+# and what a player needs on their turn (seats, hand, bid buttons, up card).
+GEOMETRY = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; };
+  const boxes = (sel) => Array.from(document.querySelectorAll(sel)).filter((e) => e.getClientRects().length).map(box);
+  const banner = document.getElementById("hand-summary");
+  const line = document.getElementById("hand-summary-line");
+  const out = {vw: window.innerWidth, vh: window.innerHeight,
+               myTurn: document.getElementById("status").classList.contains("my-turn"),
+               overlay: banner.classList.contains("hidden") ? null : box(banner),
+               line: line.classList.contains("hidden") ? null : box(line),
+               center: box(document.getElementById("center")),
+               seats: Array.from(document.querySelectorAll("#felt .seat"))
+                           .map((e) => ({seat: e.dataset.seat, ...box(e)})),
+               hand: boxes("#hand .card"), bids: boxes("#bids button"), up: boxes("#up-card"), title: [], close: null};
+  const title = banner.querySelector(".title");
+  if (out.overlay && title) {
+    const range = document.createRange();
+    range.selectNodeContents(title);
+    out.title = Array.from(range.getClientRects()).map((r) => ({l: r.left, t: r.top, r: r.right, b: r.bottom}));
+    const close = banner.querySelector(".close");
+    out.close = close ? box(close) : null;
+  }
+  return out;
+}"""
+
+# Pushes to window.__overlaps what the banner covered whenever it showed on the player's turn, the
+# moment it happened (between two looks of the test).
+BANNER_GUARD = """(() => {
+  window.__overlaps = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    const banner = document.getElementById("hand-summary");
+    const status = document.getElementById("status");
+    const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                          a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const check = () => {
+      if (banner.classList.contains("hidden") || !status.classList.contains("my-turn")) return;
+      const r = banner.getBoundingClientRect();
+      for (const e of document.querySelectorAll("#hand .card, #bids button, #up-card, #felt .seat")) {
+        if (hit(r, e.getBoundingClientRect()))
+          window.__overlaps.push(`${e.id || e.className} ${e.dataset.seat || e.dataset.card || ""}`);
+      }
+      window.__overlaps.push("banner shown on the player's turn");
+    };
+    const mo = new MutationObserver(check);
+    mo.observe(banner, {attributes: true, childList: true});
+    mo.observe(status, {attributes: true, childList: true, characterData: true, subtree: true});
+  });
+})();"""
+
+
+def _hits(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["l"] < b["r"] - 0.5 and b["l"] < a["r"] - 0.5 and a["t"] < b["b"] - 0.5 and b["t"] < a["b"] - 0.5
+
+
+def test_hand_over_banner_never_hides_what_you_act_on(pages: Pages, tmp_path: Path) -> None:
+    """While computer players act, the banner sits on the felt's center only (no seat under it) and
+    its close button is clear of its title; on the player's turn it is gone, and its one line above
+    the hand covers nothing (the hand, the bid buttons, the up card, the seats). Desktop and phone,
+    on a server whose computer players take their time (as a real one does), so the banner shows."""
+    srv = Server(fresh_database("sqlite", tmp_path), tmp_path, "--bot-delay", "0.25").start()
+    try:
+        views: dict[str, dict[str, Any]] = {"desktop": {"viewport": {"width": 1280, "height": 800}},
+                 "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}}
+        tabs: dict[str, Page] = {}
+        for key, kw in views.items():
+            t = bots_table(srv, "Kim", target=100)
+            page = pages.page(name="Kim", server=srv, **kw)
+            page.add_init_script(BANNER_GUARD)
+            page.goto(t["url"])
+            wait_connected(page)
+            tabs[key] = page
+        banner_seen = dict.fromkeys(tabs, False)
+        turn_seen = dict.fromkeys(tabs, False)
+        deadline = time.monotonic() + 120
+        while not (all(banner_seen.values()) and all(turn_seen.values())):
+            assert time.monotonic() < deadline, f"banner seen {banner_seen}, the player's turn after a hand {turn_seen}"
+            for key, page in tabs.items():
+                s = peek(page)
+                if s is None:
+                    continue
+                if s["banner"]:
+                    g = page.evaluate(GEOMETRY)
+                    if g["overlay"] is not None and not g["myTurn"]:
+                        o = g["overlay"]
+                        covered = [x["seat"] for x in g["seats"] if _hits(o, x)]
+                        assert not covered, f"{key}: the banner {o} covers seats {covered}"
+                        c = g["center"]
+                        assert o["l"] >= c["l"] - 1 and o["r"] <= c["r"] + 1 and o["t"] >= c["t"] - 1, (key, o, c)
+                        assert g["close"] is not None and g["title"], g
+                        assert not any(_hits(g["close"], r) for r in g["title"]), \
+                            f"{key}: the close button {g['close']} is over the title {g['title']}"
+                        if not banner_seen[key]:
+                            pages.shot(page, f"{key}-banner")
+                        banner_seen[key] = True
+                    if g["myTurn"]:
+                        assert g["overlay"] is None, f"{key}: the banner is up on the player's turn: {g}"
+                        line = g["line"]
+                        if line is not None:
+                            needed = g["hand"] + g["bids"] + g["up"] + g["seats"]
+                            assert not [b for b in needed if _hits(line, b)], (key, line, needed)
+                            assert line["t"] >= 0 and line["b"] <= g["vh"] and line["r"] <= g["vw"], (key, line)
+                            if not turn_seen[key]:
+                                pages.shot(page, f"{key}-your-turn")
+                            turn_seen[key] = True
+                if s["actions"] and not s["pending"] and s["status"] == "playing":
+                    act(page, choose(s["actions"]))
+            tabs["desktop"].wait_for_timeout(25)
+        for key, page in tabs.items():
+            assert page.evaluate("() => window.__overlaps") == [], key
+    finally:
+        srv.stop()
+
+
+# --- the last trick says who played what ---------------------------------------------------------------
+LAST_TRICK = """() => Array.from(document.querySelectorAll("#last-trick .play")).map((e) => {
+  const n = e.querySelector(".n"), pos = e.querySelector(".pos");
+  const clipped = (x) => !!x && (x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1);
+  const r = e.getBoundingClientRect(), box = document.getElementById("last-trick").getBoundingClientRect();
+  const nr = n ? n.getBoundingClientRect() : r;
+  return {seat: Number(e.dataset.seat), card: e.querySelector(".card").dataset.card, pos: pos ? pos.textContent : null,
+          name: n ? n.textContent : null, clipped: clipped(n) || clipped(pos), inside: nr.left >= box.left - 0.5 &&
+          nr.right <= box.right + 0.5 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5,
+          felt: (document.querySelector(`#felt .seat[data-seat="${e.dataset.seat}"]`) || {className: ""}).className};
+})"""
+SEAT_NAMES = "() => Object.fromEntries(window.euchreTable.state.d.seats.map((s) => [s.seat, s.name]))"
+
+
+def test_last_trick_names_every_player_in_full(pages: Pages) -> None:
+    """Each card of the last trick shows where its player sits and their whole name, wrapped, never
+    cut ("Hard b…"): for the player (You, Left, Partner, Right) and for a spectator (the compass)."""
+    long_name = "Maximilian Featherstone"
+    t = bots_table(pages.server, long_name)
+    page = pages.page(name=long_name)
+    page.goto(t["url"])
+    wait_connected(page)
+    watcher = pages.page()
+    watcher.goto(t["watch_url"])
+    play(page, lambda s: page.locator("#last-trick .play").count() > 0, timeout=45)
+    watcher.wait_for_function("() => document.querySelectorAll('#last-trick .play').length > 0")
+    words = {"player": {"pos-left": "Left", "pos-top": "Partner", "pos-right": "Right", "pos-bottom": "You"},
+             "watcher": {"pos-left": "West", "pos-top": "North", "pos-right": "East", "pos-bottom": "South"}}
+    for who, p in (("player", page), ("watcher", watcher)):
+        names = {int(k): v for k, v in p.evaluate(SEAT_NAMES).items()}
+        p.locator("#last-trick").scroll_into_view_if_needed()
+        plays = p.evaluate(LAST_TRICK)
+        assert len(plays) >= 3, plays
+        for x in plays:
+            place = next(c for c in x["felt"].split() if c.startswith("pos-"))
+            assert x["pos"] == words[who][place], (who, x)
+            if who == "player" and x["seat"] == 0:
+                assert x["name"] is None, x  # "You" says it
+            else:
+                assert x["name"] == names[x["seat"]], (who, x, names)
+            assert not x["clipped"] and x["inside"], (who, x)
+        for x in plays:
+            if x["name"]:
+                loc = p.locator(f'#last-trick .play[data-seat="{x["seat"]}"] .n')
+                assert loc.is_visible() and loc.inner_text().replace("\n", " ") == x["name"]
+        box = p.locator("#last-trick").bounding_box()
+        vp = p.viewport_size
+        assert box is not None and vp is not None and box["y"] >= 0 and box["y"] + box["height"] <= vp["height"], box
+        pages.shot(p, who)
+    assert any(x["name"] == long_name for x in watcher.evaluate(LAST_TRICK))
+
+
+# --- a lost connection is plain, and nothing can be played until it is back ----------------------------
+def test_connection_lost_banner_and_no_acting_until_back(pages: Pages, tmp_path: Path) -> None:
+    srv = Server(fresh_database("sqlite", tmp_path), tmp_path, "--bot-delay", "0").start()
+    try:
+        page = open_bots_table(pages, "Lou", server=srv)
+        before = play(page, lambda s: bool(s["actions"]) and not s["pending"] and s["status"] == "playing", timeout=30)
+        assert page.inner_text("#status").startswith("Your turn")
+        target = page.locator("[data-action]").first  # a bid button, or a card to play or to bury
+        spot = target.bounding_box()
+        assert spot is not None
+
+        srv.stop()
+        page.wait_for_selector("#conn-banner:not(.hidden)", timeout=10_000)
+        assert "Connection lost" in page.inner_text("#conn-banner")
+        off = peek(page)
+        assert off is not None and not off["connected"] and off["actions"] == [], off
+        assert page.locator("#hand .card:not([disabled]), #bids button:not([disabled])").count() == 0
+        assert not page.inner_text("#status").startswith("Your turn"), page.inner_text("#status")
+        assert "Connection lost" in page.inner_text("#status")
+        banner = page.locator("#conn-banner").bounding_box()
+        assert banner is not None and banner["y"] >= 0 and banner["x"] >= 0
+        pages.shot(page, "lost")
+        # a click, a digit and Enter do nothing
+        page.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(300)
+        still = page.evaluate("() => ({v: window.euchreTable.version, pending: window.euchreTable.pending})")
+        assert still == {"v": before["v"], "pending": None}, still
+
+        srv.start()
+        page.wait_for_function("() => window.euchreTable.connected && !window.euchreTable.pending", timeout=30_000)
+        back = wait_connected(page)
+        page.wait_for_selector("#conn-banner.hidden", state="attached")
+        assert back["v"] == before["v"] and sorted(back["actions"]) == sorted(before["actions"]), (before, back)
+        assert page.inner_text("#status").startswith("Your turn")
+        pages.shot(page, "back")
+        after = act(page, choose(back["actions"]))
+        assert after["v"] > back["v"]
+    finally:
+        srv.stop()
+
+
+# --- the host on the links page is at the table -------------------------------------------------------
+def test_host_on_the_links_page_is_present_for_friends(pages: Pages) -> None:
+    """The links page holds the host's seat: a friend who opens their link sees the host there
+    (not "away") before the host ever opens their own seat's page."""
+    a = pages.page()
+    a.goto("/")
+    a.wait_for_selector("#preset option", state="attached")
+    a.fill("#name", "Ana")
+    a.select_option("#level", LEVEL)
+    a.click("#open-friends")
+    a.wait_for_selector("#friends-result:not(.hidden)")
+    a.wait_for_function("() => document.getElementById('host-state').classList.contains('joined')")
+    table_id = a.evaluate("() => new URL(document.getElementById('watch-link').value).pathname.split('/').pop()")
+    partner = a.eval_on_selector("input.seat-link[data-seat='2']", "e => e.value")
+    seats = httpx.get(f"{pages.server.base}/api/tables/{table_id}", timeout=10).json()["seats"]
+    assert seats[0]["present"] and not seats[0]["away"], seats
+
+    b = pages.page(name="Bo")
+    b.goto(partner)
+    wait_connected(b)
+    assert seat_name(b, 0) == "Ana"
+    assert b.locator('.seat[data-seat="0"] .badge.away').count() == 0, "the host shows as away"
+    assert b.locator('.seat[data-seat="0"] .badge.host').count() == 1
+    assert b.evaluate("() => window.euchreTable.state.d.seats.find((s) => s.seat === 0).present")
+    a.wait_for_function("() => (document.getElementById('seat-state-2') || {}).textContent === 'joined: Bo'")
+    pages.shot(a, "links")
+    pages.shot(b, "friend")
+
+    # the host goes to their seat's page: still there for the friend, who never saw them away
+    b.evaluate("""() => { window.__away = false; new MutationObserver(() => {
+        if (document.querySelector('.seat[data-seat="0"] .badge.away')) window.__away = true;
+      }).observe(document.getElementById('felt'), {subtree: true, childList: true}); }""")
+    a.click("#my-seat-link")
+    a.wait_for_url(re.compile(r"/table/[A-Za-z0-9_-]+#token="))
+    wait_connected(a)
+    b.wait_for_timeout(200)
+    assert b.locator('.seat[data-seat="0"] .badge.away').count() == 0
+
+
+# --- a wrong address says so -----------------------------------------------------------------------------
+def test_wrong_address_shows_a_page_not_json(pages: Pages) -> None:
+    page = pages.page()
+    for path in ("/nosuchpage", "/table/a/b", "/static/nosuch.html"):
+        resp = page.goto(path)
+        assert resp is not None and resp.status == 404, path
+        assert resp.headers["content-type"].startswith("text/html"), (path, resp.headers)
+        assert "script-src 'self'" in resp.headers["content-security-policy"], path
+        assert page.inner_text("h1") == "No such page or table", path
+        assert page.locator("#home-link").is_visible() and page.get_attribute("#home-link", "href") == "/"
+    pages.shot(page, "no-such-page")
+    page.click("#home-link")
+    page.wait_for_selector("#preset option", state="attached")
+
+    # the API keeps its JSON, whatever the client accepts; so does a client that does not ask for HTML
+    html = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    for path, headers in (("/api/nosuch", html), ("/api/tables/nosuchtable1", html), ("/nosuchpage", {})):
+        r = httpx.get(pages.server.base + path, headers=headers, timeout=10)
+        assert r.status_code == 404 and r.json()["error"] == "not_found", (path, r.text)
+
+    # a table id that does not exist: the table page says so, in big letters, with a way home
+    page.goto("/table/nosuchtable1")
+    page.wait_for_selector("#table-error")
+    err = page.locator("#table-error")
+    assert err.is_visible() and "No such table" in err.inner_text()
+    assert err.locator("a[href='/']").is_visible()
+    assert "No such table" in page.title()
+    assert page.locator("#hand-area").is_hidden()
+    assert page.inner_text("#connection") == "disconnected"
+    assert page.locator("#conn-banner").is_hidden()
+    box = err.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= DESKTOP["height"]
+    pages.shot(page, "no-such-table")

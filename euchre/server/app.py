@@ -234,7 +234,13 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         return JSONResponse({"error": "malformed", "message": short(f"{where}: {err.get('msg')}")}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse | FileResponse:
+        path = request.url.path
+        api = path == "/api" or path.startswith("/api/")
+        if (e.status_code == 404 and request.method in ("GET", "HEAD") and not api
+                and "text/html" in request.headers.get("accept", "")):
+            # A browser at a wrong address gets a page with a way home; the API keeps its JSON.
+            return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
         code = "not_found" if e.status_code == 404 else "bad_request"
         return JSONResponse({"error": code, "message": short(str(e.detail))}, status_code=e.status_code)
 

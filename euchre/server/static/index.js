@@ -43,6 +43,7 @@
   let current = null;  // the chosen preset object
   let created = null;  // the friends table answer
   let pollTimer = null;
+  let lobby = null;    // the host's seat socket while this page shows the links
 
   function prefs() { try { return JSON.parse(localStorage.getItem(PREF_KEY) || "{}") || {}; } catch (e) { return {}; } }
   function savePrefs(p) { try { localStorage.setItem(PREF_KEY, JSON.stringify(Object.assign(prefs(), p))); } catch (e) { /* ignore */ } }
@@ -265,7 +266,27 @@
     $("friends-status").textContent = "";
     $("friends-result").classList.remove("hidden");
     $("friends-result").scrollIntoView({ behavior: "smooth", block: "start" });
+    holdSeat(resp);
     poll();
+  }
+
+  function showSeats(info) {
+    for (const s of info.seats || []) {
+      const span = $(`seat-state-${s.seat}`);
+      if (!span) continue;
+      let text = "not joined yet";
+      if (s.kind === "bot") text = "computer player";
+      else if (s.present) text = `joined: ${s.name || ""}`;
+      else if (s.kind === "human") text = `${s.name || "someone"} (away)`;
+      span.textContent = text;
+      span.classList.toggle("joined", !!s.present || s.kind === "bot");
+    }
+    const hostHere = $("host-state");
+    if (hostHere) {
+      const me = (info.seats || []).find((s) => s.seat === 0);
+      hostHere.textContent = me && me.present ? "you are at the table (your friends see you here)" : "connecting\u2026";
+      hostHere.classList.toggle("joined", !!(me && me.present));
+    }
   }
 
   async function poll() {
@@ -273,23 +294,81 @@
     if (!created) return;
     try {
       const info = await E.fetchJSON(`/api/tables/${encodeURIComponent(created.id)}`);
-      for (const s of info.seats || []) {
-        const span = $(`seat-state-${s.seat}`);
-        if (!span) continue;
-        let text = "not joined yet";
-        if (s.kind === "bot") text = "computer player";
-        else if (s.present) text = `joined: ${s.name || ""}`;
-        else if (s.kind === "human") text = `${s.name || "someone"} (away)`;
-        span.textContent = text;
-        span.classList.toggle("joined", !!s.present || s.kind === "bot");
-      }
+      showSeats(info);
       if (info.status && info.status !== "waiting") {
         $("start-button").disabled = true;
-        $("friends-status").textContent = info.status === "over" ? "This game is over." : "The game has started.";
+        if (!$("friends-status").dataset.turn) {
+          $("friends-status").textContent = info.status === "over" ? "This game is over." : "The game has started.";
+        }
         return;
       }
     } catch (e) { /* keep polling quietly */ }
     pollTimer = setTimeout(poll, 3000);
+  }
+
+  // --- the host's seat, held while this page shows the links ------------------------------------
+  // The host is at the table from the moment it is open: this page holds the host's seat socket
+  // (as the table page does), so a friend who opens their link sees the host present, not away.
+  // It also pushes who joined at once (the poll above is the fallback), and says when the started
+  // game waits for the host. Leaving the page (for the seat's own page) closes it.
+  function holdSeat(resp) {
+    releaseSeat();
+    lobby = { id: resp.id, token: resp.token, ws: null, ping: null, retry: null, attempt: 0, stopped: false };
+    openSeat(lobby);
+  }
+
+  function releaseSeat() {
+    const L = lobby;
+    lobby = null;
+    if (!L) return;
+    L.stopped = true;
+    clearInterval(L.ping);
+    clearTimeout(L.retry);
+    if (L.ws) { L.ws.onclose = null; try { L.ws.close(); } catch (e) { /* ignore */ } }
+  }
+
+  function openSeat(L) {
+    if (L.stopped || lobby !== L) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try { ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(L.id)}`); } catch (e) { retrySeat(L); return; }
+    L.ws = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ t: "hello", token: L.token, v: null, name: null }));
+      clearInterval(L.ping);
+      L.ping = setInterval(() => { try { ws.send(JSON.stringify({ t: "ping" })); } catch (e) { /* closing */ } }, 20000);
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (!m || typeof m !== "object") return;
+      if (m.t === "welcome") L.attempt = 0;
+      else if (m.t === "state" && m.d) {
+        showSeats(m.d);
+        const v = m.d.view;
+        const status = $("friends-status");
+        if (m.d.status === "playing" && v && Array.isArray(v.legal) && v.legal.length) {
+          status.dataset.turn = "1";
+          status.textContent = "The game has started and it is your turn: go to your seat to play.";
+        } else if (status.dataset.turn) {
+          delete status.dataset.turn;
+          status.textContent = "The game has started: go to your seat to play.";
+        }
+      } else if (m.t === "err" && (m.code === "not_found" || m.code === "forbidden" || m.code === "table_abandoned")) {
+        L.stopped = true;
+      }
+    };
+    ws.onclose = () => {
+      clearInterval(L.ping);
+      if (!L.stopped && lobby === L) retrySeat(L);
+    };
+  }
+
+  function retrySeat(L) {
+    clearTimeout(L.retry);
+    const delay = Math.min(8000, 500 * Math.pow(2, L.attempt));
+    L.attempt = Math.min(L.attempt + 1, 6);
+    L.retry = setTimeout(() => openSeat(L), delay);
   }
 
   async function start() {
@@ -301,7 +380,9 @@
         method: "POST",
         headers: { Authorization: "Bearer " + created.token, Accept: "application/json" },
       });
-      $("friends-status").textContent = "The game has started: empty seats got computer players. Go to your seat to play.";
+      if (!$("friends-status").dataset.turn) {
+        $("friends-status").textContent = "The game has started: empty seats got computer players. Go to your seat to play.";
+      }
       poll();
     } catch (e) {
       $("friends-status").textContent = "Could not start: " + (e.message || e);

@@ -20,6 +20,8 @@
   const SUMMARY_MIN = 2200;     // ms the hand-over banner stays at least
   const SUMMARY_MAX = 9000;     // ms the hand-over banner stays at most
   const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
+  const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
+  const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend"];
 
   // ---------------------------------------------------------------- table id and token
   const pathParts = location.pathname.split("/").filter(Boolean);
@@ -56,6 +58,9 @@
     trickFlash: null,     // {trick, until, names}
     flashTimer: null,
     toastTimer: null,
+    down: false,          // the socket was lost (or never opened) and is not back yet
+    downSince: 0,
+    downTimer: null,
     renderKeys: {},
     layoutKey: "",
     slots: {},
@@ -91,6 +96,46 @@
 
   function D() { return S.shown ? S.shown.d : null; }
   function V() { const d = D(); return d ? d.view : null; }
+
+  /** The socket is open and welcomed: only then can anything be sent (acting, hints, chat). */
+  function online() { return !!(S.ws && S.ws.readyState === WebSocket.OPEN && S.welcomed); }
+
+  /** Nothing may be chosen: an action is on its way, or there is no connection to send one on. */
+  function locked() { return !!S.pending || !online(); }
+
+  // ---------------------------------------------------------------- connection lost
+  function markDown() {
+    if (!S.down) { S.down = true; S.downSince = Date.now(); }
+    updateDown();
+    if (D()) render();
+  }
+
+  function markUp() {
+    S.down = false;
+    updateDown();
+    if (D()) render();
+  }
+
+  /** The banner shows once the socket has been gone for LOST_GRACE ms (a quick reconnect shows
+      nothing); the controls are disabled from the first moment, by locked(). */
+  function updateDown() {
+    clearTimeout(S.downTimer);
+    S.downTimer = null;
+    const box = $("conn-banner");
+    const lost = S.down && !S.stopped;
+    document.body.classList.toggle("offline", lost);
+    let show = false;
+    if (lost) {
+      const wait = S.downSince + LOST_GRACE - Date.now();
+      if (wait > 0) S.downTimer = setTimeout(updateDown, wait + 10);
+      else show = true;
+    }
+    if (show) {
+      $("conn-banner-text").textContent = S.shown ? "Connection lost \u2014 reconnecting\u2026" : "Cannot reach the server \u2014 retrying\u2026";
+      $("conn-banner-sub").textContent = S.shown ? "You cannot play until the table is back." : "The table shows once it answers.";
+    }
+    box.classList.toggle("hidden", !show);
+  }
 
   function playersOf(d) {
     if (d && d.view && d.view.rules && d.view.rules.players) return d.view.rules.players;
@@ -140,16 +185,6 @@
     if (!d || !Array.isArray(d.seats)) return name;
     const dup = d.seats.some((x) => x && x.seat !== s && baseName(d, x.seat) === name);
     return dup ? `${name} (${relation(d, s)})` : name;
-  }
-
-  /** A short label for small places: "You", the relation for look-alike names, else the name. */
-  function shortName(d, s) {
-    if (S.seat !== null && s === S.seat) return "You";
-    const name = baseName(d, s);
-    const dup = d && Array.isArray(d.seats) && d.seats.some((x) => x && x.seat !== s && baseName(d, x.seat) === name);
-    if (!dup) return name;
-    const r = relation(d, s);
-    return r.charAt(0).toUpperCase() + r.slice(1);
   }
 
   function whoName(d, s) {
@@ -202,7 +237,7 @@
       }
       case "take": out.push("Take the up card"); break;
       case "call":
-        out.push("Call ");
+        out.push(el("span", { class: "verb", text: "Call " }));
         addSuit(parts[1], true);
         if (alone) out.push(" alone");
         break;
@@ -329,6 +364,7 @@
     S.attempt = Math.min(S.attempt + 1, 10);
     setConn("reconnecting…", "bad");
     S.reconnectTimer = setTimeout(connect, delay);
+    markDown();
   }
 
   function reconnectNow() {
@@ -385,6 +421,7 @@
     S.seat = (d.seat === undefined) ? null : d.seat;
     S.host = !!d.host;
     setConn("connected", "ok");
+    markUp();
     if (S.pending && S.pending.acked === undefined) {
       // the same id: the server answers with the first answer if it had it
       send({ t: "act", id: S.pending.id, action: S.pending.action, v: S.pending.v });
@@ -524,17 +561,34 @@
       dropSocket();
       clearTimeout(S.reconnectTimer);
       setConn("disconnected", "dead");
+      updateDown();
       const st = $("status");
+      let title;
+      let words;
+      let link;
       if (m.code === "not_found") {
-        st.textContent = "This table does not exist. ";
-        st.append(el("a", { href: "/", text: "Start a new game" }));
+        title = "No such table";
+        words = `There is no table \u201c${tableId}\u201d here: the link may be mistyped or cut short.`;
+        link = el("a", { href: "/", text: "Start a new game" });
       } else if (m.code === "table_abandoned") {
-        st.textContent = "This table was never started and has expired. ";
-        st.append(el("a", { href: "/", text: "Open a new table" }));
+        title = "This table has expired";
+        words = "It was never started, and tables waiting to start are kept for a day only.";
+        link = el("a", { href: "/", text: "Open a new table" });
       } else {
-        st.textContent = "This link cannot join the table: " + msg + ". ";
-        st.append(el("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch as a spectator" }));
+        title = "This link cannot join the table";
+        words = msg + ".";
+        link = el("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch as a spectator" });
       }
+      st.textContent = title + ". ";
+      st.append(el("a", { href: link.getAttribute("href"), text: link.textContent }));
+      document.title = `${title} \u2014 Euchre`;
+      // said where the table would be, in big letters: not a status line one may miss
+      const center = E.clear($("center"));
+      S.renderKeys.center = null;
+      center.append(el("div", { class: "table-error", id: "table-error", role: "alert" },
+        el("div", { class: "title", text: title }), el("p", { text: words }), el("p", null, link)));
+      $("hand-area").classList.add("hidden");
+      document.body.classList.add("no-table");
       return;
     }
     if (S.hints && S.hints.loading) { S.hints = null; renderHints(); }
@@ -549,7 +603,7 @@
   }
 
   function act(action) {
-    if (S.pending || !S.shown) return;
+    if (locked() || !S.shown) return;
     const v = S.shown.d.view;
     if (!v || !Array.isArray(v.legal) || v.legal.indexOf(action) < 0) return;
     S.pending = { t: "act", id: newId(), action: action, v: S.shown.v };
@@ -613,7 +667,7 @@
     const mine = S.shown && isMyTurn(S.shown) && S.seat !== null;
     $("hints-box").classList.toggle("hidden", S.welcomed && S.seat === null);
     $("hint-button").classList.toggle("hidden", !mine);
-    $("hint-button").disabled = !mine || !!S.pending || !!(S.hints && S.hints.loading);
+    $("hint-button").disabled = !mine || locked() || !!(S.hints && S.hints.loading);
     $("hint-note").classList.toggle("hidden", mine || !!(S.hints && S.hints.items && S.hints.items.length));
     if (!S.hints) return;
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
@@ -736,6 +790,7 @@
       E.clear(E_.badges);
       const badge = (cls, text, title) => E_.badges.append(el("span", { class: "badge " + cls, text, title: title || text }));
       if (S.seat !== null && s === S.seat) badge("you", "you");
+      if (d.status === "waiting" && s === 0 && info.kind === "human") badge("host", "host", "opened the table and starts the game");
       if (v && v.dealer === s) badge("dealer", "D", "dealer");
       if (v && v.maker === s && v.trump) badge("maker", "maker " + (E.SUIT_SYM[v.trump] || ""), "made trump");
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
@@ -916,8 +971,7 @@
     return box;
   }
 
-  function summaryOf(d, p) {
-    const frag = document.createDocumentFragment();
+  function summaryTitle(d, p) {
     const sides = sidesOf(d);
     const points = Array.isArray(p.points) ? p.points : null;
     const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
@@ -929,7 +983,22 @@
       if (makerSide !== null && (points[makerSide] || 0) > 0) title = makerTricks >= 5 ? `${sideLabel(d, makerSide)}: march!` : `${sideLabel(d, makerSide)} made it`;
       else if (makerSide !== null) title = `${sideLabel(d, makerSide)} euchred!`;
     }
-    frag.append(el("div", { class: "title", text: title }));
+    return title;
+  }
+
+  /** The hand-over banner in one line, for the place above the hand. */
+  function summaryLineText(d, p) {
+    const title = summaryTitle(d, p);
+    if (!p.trump || !Array.isArray(p.points)) return `Last hand: ${title}`;
+    return `Last hand: ${title} (${sidesOf(d).map((_, i) => signed(p.points[i] || 0)).join(" \u2013 ")})`;
+  }
+
+  function summaryOf(d, p) {
+    const frag = document.createDocumentFragment();
+    const sides = sidesOf(d);
+    const points = Array.isArray(p.points) ? p.points : null;
+    const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
+    frag.append(el("div", { class: "title", text: summaryTitle(d, p) }));
     if (p.trump) {
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
         `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : ""));
@@ -945,6 +1014,10 @@
         el("span", { text: `${tricks} trick${tricks === 1 ? "" : "s"}` }),
         el("span", { class: "pts", text: signed(pts) })));
     });
+    // the same in one line, for a narrow screen (the rows above take too much of the felt there)
+    const trickCounts = sides.map((seats) => seats.reduce((a, s) => a + (tw[s] || 0), 0));
+    frag.append(el("div", { class: "brief", text: `tricks ${trickCounts.join("\u2013")} \u00b7 points ` +
+                                                    sides.map((_, i) => signed(points ? points[i] || 0 : 0)).join("\u00a0\u2013\u00a0") }));
     if (Array.isArray(p.tricks) && p.tricks.length) {
       const t = p.tricks[p.tricks.length - 1];
       const line = el("div", { class: "small last-line" }, "Last trick: ");
@@ -955,17 +1028,43 @@
     return frag;
   }
 
+  /** How the last hand went: a banner over the felt's center while others act, never on your
+      turn (it would hide what you decide on: the up card, the seats' bids). From your first turn
+      on (the banner does not come back) and once the banner's time is up, one line above your
+      hand says it, for the rest of the new hand's bidding (at least SUMMARY_MAX ms from the end). */
   function renderSummary(d) {
     const box = $("hand-summary");
+    const line = $("hand-summary-line");
     const sm = S.summary;
+    const v = d.view;
     const now = Date.now();
     let show = false;
+    let lineShown = false;
+    let wake = null;
+    clearTimeout(S.summaryTimer);
     if (sm && !sm.closed && d.status === "playing") {
+      if (isMyTurn(S.shown)) sm.folded = true;
       const age = now - sm.at;
       const stillPrevious = !!(d.previous && d.previous.hand_number === sm.key);
-      show = age < SUMMARY_MAX && (stillPrevious || age < SUMMARY_MIN);
-      clearTimeout(S.summaryTimer);
-      if (show) S.summaryTimer = setTimeout(() => renderSummary(D()), stillPrevious ? SUMMARY_MAX - age + 20 : SUMMARY_MIN - age + 20);
+      show = !sm.folded && age < SUMMARY_MAX && (stillPrevious || age < SUMMARY_MIN);
+      if (show) wake = stillPrevious ? SUMMARY_MAX - age : SUMMARY_MIN - age;
+      else if (S.seat !== null && v && v.hand_number === sm.key + 1) {
+        const bidding = BIDDING.indexOf(v.phase) >= 0;
+        lineShown = bidding || age < SUMMARY_MAX;
+        if (lineShown && !bidding) wake = SUMMARY_MAX - age;
+      }
+    }
+    if (wake !== null) S.summaryTimer = setTimeout(render, wake + 20);
+    if (lineShown) {
+      if (line.dataset.key !== String(sm.key)) {
+        line.dataset.key = String(sm.key);
+        line.textContent = summaryLineText(d, sm.p);
+        line.title = line.textContent;
+      }
+      line.classList.remove("hidden");
+    } else {
+      line.classList.add("hidden");
+      line.dataset.key = "";
     }
     if (!show) { box.classList.add("hidden"); box.dataset.key = ""; return; }
     if (box.dataset.key === String(sm.key) && !box.classList.contains("hidden")) return;
@@ -973,7 +1072,7 @@
     E.clear(box);
     box.append(summaryOf(d, sm.p));
     const close = el("button", { class: "close", type: "button", "aria-label": "close", text: "\u00d7" });
-    close.addEventListener("click", () => { sm.closed = true; renderSummary(D()); });
+    close.addEventListener("click", () => { sm.closed = true; render(); });
     box.append(close);
     box.classList.remove("hidden");
   }
@@ -988,6 +1087,7 @@
       const ws = winnerSides(d);
       text = "Game over" + (ws.length === 1 ? `: ${sideLabel(d, ws[0])} ${ws[0] === (S.seat !== null ? sideOfSeat(d, S.seat) : -1) || sidesOf(d)[ws[0]].length > 1 ? "win" : "wins"}` : "") + ".";
     } else if (!v) text = "Waiting for the table…";
+    else if (S.down && !S.stopped) text = "Connection lost \u2014 reconnecting\u2026";
     else if (S.pending) text = "Sending…";
     else if (isMyTurn(S.shown)) {
       mine = true;
@@ -1033,16 +1133,19 @@
     const v = d.view;
     const legal = (v && isMyTurn(S.shown) && Array.isArray(v.legal)) ? v.legal : [];
     const bids = legal.filter((a) => !/^(play|discard) /.test(a));
-    const key = JSON.stringify([bids, !!S.pending, v && v.phase, v && v.dealer, v && v.seat, v && v.up_card]);
+    // the bidding keeps the row's height (no jump when your turn comes); the play gives it back
+    document.body.classList.toggle("bidding", !!(v && d.status === "playing" && BIDDING.indexOf(v.phase) >= 0 && v.phase !== "discard" && S.seat !== null));
+    const key = JSON.stringify([bids, locked(), v && v.phase, v && v.dealer, v && v.seat, v && v.up_card]);
     if (S.renderKeys.bids === key) return;
     S.renderKeys.bids = key;
     const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     E.clear(box);
+    box.classList.toggle("many", bids.length > 4);
     for (const a of bids) {
       const parts = a.split(/\s+/);
       const b = el("button", { type: "button", class: "bid" + (a === "pass" ? " pass" : "") + (parts[parts.length - 1] === "alone" ? " alone" : ""),
-                               dataset: { action: a } }, ...actionLabelNodes(a, v));
-      b.disabled = !!S.pending;
+                               dataset: { action: a }, title: actionLabelText(a, v) }, ...actionLabelNodes(a, v));
+      b.disabled = locked();
       b.addEventListener("click", () => act(a));
       box.append(b);
     }
@@ -1057,7 +1160,7 @@
     const label = $("hand-label");
     const hand = v && Array.isArray(v.hand) ? v.hand : [];
     const legal = v && isMyTurn(S.shown) && Array.isArray(v.legal) ? v.legal : [];
-    const key = JSON.stringify([hand, legal, !!S.pending, v && v.up_card_taken, v && v.dealer, v && v.up_card]);
+    const key = JSON.stringify([hand, legal, locked(), v && v.up_card_taken, v && v.dealer, v && v.up_card]);
     // the label above the hand
     let lab = "";
     const flash = S.trickFlash && S.trickFlash.until > Date.now() ? S.trickFlash.trick : null;
@@ -1070,6 +1173,9 @@
       label.append(`Last trick, won by ${S.seat === flash.winner ? "you" : seatName(d, flash.winner)}: `);
       for (const p of flash.plays || []) label.append(E.cardText(p.card), " ");
     } else label.textContent = lab;
+    // one line above the hand: the last hand's summary has it while it shows (the status line says
+    // what to do), then the label
+    label.classList.toggle("hidden", !$("hand-summary-line").classList.contains("hidden"));
     if (S.renderKeys.hand === key) return;
     S.renderKeys.hand = key;
     const focusedIdx = (() => {
@@ -1080,13 +1186,13 @@
     if (S.renderKeys.handCards !== JSON.stringify(hand)) { S.sel = -1; S.renderKeys.handCards = JSON.stringify(hand); }
     E.clear(box);
     box.classList.toggle("six", hand.length > 5);
-    box.classList.toggle("choosing", legal.some((a) => /^(play|discard) /.test(a)) || !!S.pending);
+    box.classList.toggle("choosing", legal.some((a) => /^(play|discard) /.test(a)) || locked());
     hand.forEach((c, i) => {
       const b = E.cardEl(c, { tag: "button" });
       let action = null;
       if (legal.indexOf("play " + c) >= 0) action = "play " + c;
       else if (legal.indexOf("discard " + c) >= 0) action = "discard " + c;
-      if (action && !S.pending) {
+      if (action && !locked()) {
         b.dataset.action = action;
         b.classList.add("playable");
         b.setAttribute("aria-label", (action.startsWith("discard") ? "discard " : "play ") + E.cardWords(c));
@@ -1188,16 +1294,31 @@
     let t = null;
     if (v && Array.isArray(v.tricks) && v.tricks.length) t = v.tricks[v.tricks.length - 1];
     else if (d.previous && Array.isArray(d.previous.tricks) && d.previous.tricks.length) t = d.previous.tricks[d.previous.tricks.length - 1];
-    const key = JSON.stringify([t, d.seats && d.seats.map((s) => s && s.name)]);
+    const key = JSON.stringify([t, d.seats && d.seats.map((s) => s && s.name), S.seat]);
     if (S.renderKeys.last === key) return;
     S.renderKeys.last = key;
     E.clear(box);
     if (!t) { box.append(el("span", { class: "muted small", text: "No trick yet." })); return; }
     for (const p of t.plays || []) {
-      const item = el("div", { class: "play" + (p.seat === t.winner ? " win" : "") });
-      item.append(E.cardEl(p.card, { size: "small" }), el("span", { class: "n", text: shortName(d, p.seat), title: seatName(d, p.seat) }));
+      const win = p.seat === t.winner;
+      const item = el("div", { class: "play" + (win ? " win" : ""), dataset: { seat: String(p.seat) },
+                               title: `${whoName(d, p.seat)}: ${E.cardWords(p.card)}${win ? " (won the trick)" : ""}` });
+      item.append(E.cardEl(p.card, { size: "small" }), el("span", { class: "pos", text: placeWord(d, p.seat) }));
+      // the whole name, wrapped if long (never cut short: several computer players look alike)
+      if (S.seat === null || p.seat !== S.seat) item.append(el("span", { class: "n", text: baseName(d, p.seat) }));
       box.append(item);
     }
+  }
+
+  /** Where a seat sits on the felt, in a word: You, Left, Partner, Right (or the compass for a
+      spectator, who sees seat 1 at the bottom). */
+  function placeWord(d, s) {
+    const n = playersOf(d);
+    const pos = posOf(s, n);
+    if (S.seat === null || S.seat === undefined) return { bottom: "South", left: "West", top: "North", right: "East" }[pos] || `Seat ${s + 1}`;
+    if (s === S.seat) return "You";
+    if (pos === "top") return n === 4 ? "Partner" : "Opponent";
+    return { left: "Left", right: "Right" }[pos] || `Seat ${s + 1}`;
   }
 
   // ---------------------------------------------------------------- name bar
@@ -1273,6 +1394,7 @@
       setTimeout(() => { $("start-button").disabled = false; }, 3000);
     });
     $("name-save").addEventListener("click", saveName);
+    $("conn-retry").addEventListener("click", () => { if (!S.stopped) reconnectNow(); });
     $("name-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); saveName(); } });
     document.addEventListener("keydown", onKey);
     document.addEventListener("visibilitychange", () => {
