@@ -512,6 +512,7 @@ def test_short_game_ends_with_downloadable_records(pages: Pages) -> None:
 SPY = """(() => {
   window.__frames = [];
   window.__banners = [];
+  window.__titles = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -531,8 +532,11 @@ SPY = """(() => {
     for (const id of ["hand-summary", "hand-summary-line"]) {
       const box = document.getElementById(id);
       new MutationObserver(() => {
-        if (!box.classList.contains("hidden") && box.dataset.key) window.__banners.push(Number(box.dataset.key));
-      }).observe(box, {attributes: true});
+        if (!box.classList.contains("hidden") && box.dataset.key) {
+          window.__banners.push(Number(box.dataset.key));
+          window.__titles.push(box.textContent);
+        }
+      }).observe(box, {attributes: true, childList: true, subtree: true});
     }
   });
 })();"""
@@ -559,6 +563,9 @@ def test_every_hand_ended_by_a_computer_shows_the_hand_over_banner(pages: Pages)
     shown = set(page.evaluate("() => window.__banners"))
     missing = [h for h in bot_ended_hands() if h not in shown]
     assert not missing, f"no hand-over banner for hands {missing} (banners shown: {sorted(shown)})"
+    # The makers are the subject: "X were euchred", never "X euchred!" (as if they did the euchring).
+    titles = page.evaluate("() => window.__titles")
+    assert titles and not [t for t in titles if re.search(r"euchred!|: march!", t)], titles
 
 
 # --- everything needed to act fits the window -------------------------------------------------------

@@ -980,8 +980,13 @@
     else if (points) {
       const makerSide = p.maker !== null && p.maker !== undefined ? sideOfSeat(d, p.maker) : null;
       const makerTricks = makerSide !== null ? sides[makerSide].reduce((a, s) => a + (tw[s] || 0), 0) : 0;
-      if (makerSide !== null && (points[makerSide] || 0) > 0) title = makerTricks >= 5 ? `${sideLabel(d, makerSide)}: march!` : `${sideLabel(d, makerSide)} made it`;
-      else if (makerSide !== null) title = `${sideLabel(d, makerSide)} euchred!`;
+      if (makerSide !== null) {
+        // The makers are the subject: they made it, marched, or "were euchred" (by the others).
+        const who = sideLabel(d, makerSide);
+        const one = sides[makerSide].length === 1 && who !== "You";
+        if ((points[makerSide] || 0) > 0) title = makerTricks >= 5 ? `${who} marched!` : `${who} made it`;
+        else title = `${who} ${one ? "was" : "were"} euchred`;
+      }
     }
     return title;
   }
