@@ -1,4 +1,4 @@
-"""The ``euchre`` command: play, simulate, arena, replay, rules.
+"""The ``euchre`` command: play, games, serve, simulate, arena, analyze, replay, convert, rules.
 
 A thin shell over the engine: it parses arguments into :class:`~euchre.rules.Rules`, bots and
 files, and hands them to the terminal game, the simulator or the record replayer. Bad arguments
@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -24,23 +24,10 @@ from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.errors import BotProtocolError, RecordError, RulesError
 from euchre.game import Game
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
+from euchre.saves import SavedGame, SaveError, data_dir
 from euchre.state import State
 
-__all__ = ["main", "build_parser", "rules_from_args", "data_dir"]
-
-
-def data_dir() -> Path:
-    """Where saved games live: ``$EUCHRE_HOME``, else ``$XDG_DATA_HOME/euchre``, else
-    ``~/.local/share/euchre``."""
-    if os.environ.get("EUCHRE_HOME"):
-        return Path(os.environ["EUCHRE_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "euchre"
-
-
-def default_save_path() -> Path:
-    """The game that ``euchre play`` saves on quit and ``--resume`` continues."""
-    return data_dir() / "saved-game.toml"
+__all__ = ["main", "build_parser", "rules_from_args", "data_dir", "rules_words", "value_words"]
 
 
 # --- rules from arguments --------------------------------------------------------------------
@@ -49,13 +36,14 @@ def _add_rule_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--rules", default="american", metavar="PRESET",
                    help=f"rules preset or alias: {', '.join(PRESETS)} (default: american)")
     for f in dataclasses.fields(Rules):
-        opt = "--" + f.name.replace("_", "-")
+        opt = _switch(f.name)
         doc = _FIELD_DOCS.get(f.name, "")
         if f.type in ("bool", bool):
             g.add_argument(opt, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction, default=None,
                            help=doc)
         elif f.name == "loner_lead":
-            g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None, help=doc)
+            g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None, metavar="WHO",
+                           help=doc)
         elif f.name == "duration":
             g.add_argument(opt, dest=f"rule_{f.name}", type=_positive_float, default=None, metavar="MINUTES",
                            help=doc)
@@ -98,29 +86,64 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 # --- the parser --------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser; it keeps its subcommands' parsers so that an unknown option after a
+    subcommand (``euchre play --bogus``) is reported by that subcommand, with its usage."""
+
+    subcommands: dict[str, argparse.ArgumentParser]
+
+
+DESCRIPTION = """\
+Euchre, the trick-taking card game, against computer players: play in the terminal (euchre play,
+the default) or in the browser and online with friends (euchre serve). Games are saved when you
+quit and continue with euchre play --resume; euchre games lists them. Recorded games (our
+format, EGN) can be replayed, reviewed for mistakes (analyze) and converted, and bots can play
+each other (simulate, arena). Every common variant is a preset: see euchre rules."""
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv``; options no parser knows are an error of the subcommand they follow."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        subcommands = getattr(parser, "subcommands", {})
+        (subcommands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    p = argparse.ArgumentParser(prog="euchre", description="Euchre in the terminal: play, simulate, replay.")
+    p = _Parser(prog="euchre", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog="euchre COMMAND --help shows a command's options.")
     p.add_argument("--version", action="version", version=f"euchre {_version()}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse.ArgumentParser)
 
     play = sub.add_parser("play", help="play a game against computer players (the default)")
     _add_rule_options(play)
     play.add_argument("--seed", type=int, default=None, help="seed of the deals (default: random)")
     play.add_argument("--seat", type=_nonneg_int, default=0, help="your seat, 0 .. players-1 (default 0)")
-    play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None,
-                      help=f"strength of the computer players (default {DEFAULT_LEVEL}; see docs/bots.md)")
+    play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None, metavar="LEVEL",
+                      help=f"strength of the computer players: {_or_list(list(LEVELS))} (default {DEFAULT_LEVEL}; "
+                           "see docs/bots.md)")
     play.add_argument("--bots", default=None,
                       help="instead of --level: a bot (random, novice, heuristic, search, a level, NAME:{JSON options} "
                            "such as 'search:{\"samples\": 50}', or exec:COMMAND for a program speaking "
                            "docs/protocol.md), or one per other seat, comma-separated")
     play.add_argument("--no-hints", action="store_true",
-                      help="turn off hints (type 'hint' at your turn for the strongest bot's view)")
+                      help="turn off hints (otherwise typing hint at your turn shows the strongest bot's view)")
     play.add_argument("--name", default="You", help="your name at the table")
-    play.add_argument("--save", type=Path, default=None, help="file to save to on quit (default: the data dir)")
-    play.add_argument("--resume", nargs="?", const=True, default=None, metavar="FILE",
-                      help="continue the saved game (or FILE)")
+    play.add_argument("--save", type=Path, default=None, metavar="FILE",
+                      help="save the game in FILE when you quit (default: a new file among the saved games in "
+                           "the data directory)")
+    play.add_argument("--resume", nargs="?", const=True, default=None, metavar="GAME",
+                      help="continue a saved game: the only one, else the one you choose; GAME picks one by "
+                           "its name or number in `euchre games`, or is a record FILE")
     play.add_argument("--no-color", action="store_true", help="plain text without colours")
+
+    sub.add_parser("games", help="list the unfinished games that euchre play --resume continues",
+                   description="The unfinished games saved when you quit euchre play, the most recent first: "
+                               "when each was saved, the score, the hand being played, the rules and the "
+                               "opponents. euchre play --resume NAME (or its number) continues one. Finished "
+                               "games are archived in the games folder of the data directory.")
 
     sim = sub.add_parser("simulate", help="bots play each other; prints statistics",
                          description="Bots play each other and the statistics per side are printed. Timed games "
@@ -213,13 +236,24 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--max-connections-per-client", type=_nonneg_int, default=256, metavar="N",
                      help="connections one client address may hold open at once (default 256; 0 no limit; "
                           "connections from this machine, such as a reverse proxy's, are not counted)")
-    srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
-    srv.add_argument("--log-format", default="text", choices=["text", "json"],
+    srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                     metavar="LEVEL", help="debug, info, warning (default) or error")
+    srv.add_argument("--log-format", default="text", choices=["text", "json"], metavar="FORMAT",
                      help="log lines for people (text, default) or one JSON object a line (json)")
 
-    ru = sub.add_parser("rules", help="list presets and switches, or show one preset")
-    ru.add_argument("preset", nargs="?", default=None)
+    ru = sub.add_parser("rules", help="list presets and switches, or show one preset",
+                        description="Without PRESET: the presets and every switch with its value in the american "
+                                    "preset. With PRESET (a name or alias): that preset's value of every switch.")
+    ru.add_argument("preset", nargs="?", default=None, metavar="PRESET")
+
+    p.subcommands = dict(sub.choices)
     return p
+
+
+def _or_list(words: Sequence[str]) -> str:
+    """``a, b or c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _version() -> str:
@@ -234,10 +268,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["play", *argv]
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         if args.command == "play":
             return _cmd_play(args, parser)
+        if args.command == "games":
+            return _cmd_games()
         if args.command == "simulate":
             return _cmd_simulate(args, parser)
         if args.command == "arena":
@@ -260,8 +296,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BotProtocolError as e:
         print(f"euchre: an external bot failed: {e}", file=sys.stderr)
         return 1
+    except SaveError as e:
+        parser.exit(2, f"euchre: error: {e}\n")
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("euchre: interrupted", file=sys.stderr)
+        return 130
     parser.print_help()
     return 2
 
@@ -353,29 +394,37 @@ def _make_bots(spec: str, seats: list[int], seed: int | None, rules: Rules | Non
 
 
 def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``euchre play``: a new game or a saved one, saved again on quit (see :mod:`euchre.saves`)."""
     from rich.console import Console
 
+    from euchre import saves
     from euchre.bots.levels import level_bot
 
     if args.level is not None and args.bots is not None:
         parser.exit(2, "euchre: error: give --level or --bots, not both\n")
+    if args.save is not None and args.save.exists():
+        _check_save_file(args.save, parser)
 
     console = Console(no_color=args.no_color, highlight=False)
-    save_path: Path = args.save or default_save_path()
+    save_path: Path | None = args.save  # None: a new file among the saved games, made at the first save
+    resumed: SavedGame | None = None
     if args.resume:
-        path = Path(args.resume) if args.resume is not True else save_path
-        if not path.exists():
-            parser.exit(2, f"euchre: error: --resume: no saved game at {path}\n")
-        rec = notation.load(path)
-        game = rec.replay()
+        resumed = _choose_save(args.resume, console, parser)
+        if resumed is None:
+            return 0
+        if resumed.record is None or resumed.game is None:
+            parser.exit(2, f"euchre: error: --resume: cannot continue {resumed.path}: {resumed.error}\n")
+        rec, game = resumed.record, resumed.game
         if game.is_over:
-            parser.exit(2, f"euchre: error: --resume: the game in {path} is already over ({game.summary()})\n")
+            parser.exit(2, f"euchre: error: --resume: the game in {resumed.path} is already over "
+                           f"({game.summary()}); euchre replay {shlex.quote(str(resumed.path))} shows it\n")
         human = int(rec.meta.get("human_seat", 0))
         names = rec.players or _seat_names(game.rules.players, human, args.name)
         bot_spec = str(rec.meta.get("bots", args.bots or ""))
         level = str(rec.meta.get("level", args.level or DEFAULT_LEVEL))
-        save_path = path if args.save is None else save_path
-        console.print(f"Resuming the game saved in {path}: {game.summary()}")
+        if save_path is None and resumed.path.suffix.lower() == ".toml":
+            save_path = resumed.path  # an EGN file is never overwritten with our format
+        console.print(f"Resuming the game saved in {resumed.path}: {game.summary()}")
     else:
         rules = rules_from_args(args)
         if args.seat >= rules.players:
@@ -385,9 +434,11 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         names = _seat_names(rules.players, human, args.name)
         bot_spec = args.bots or ""
         level = args.level or DEFAULT_LEVEL
-        if save_path.exists():
-            console.print(f"[dim]A saved game is waiting in {save_path} (euchre play --resume); quitting this "
-                          "new game would replace it.[/]")
+        waiting = saves.list_saves()
+        if waiting:
+            which = (f"a saved game ({waiting[0].name}; euchre play --resume continues it)" if len(waiting) == 1
+                     else f"{len(waiting)} saved games (euchre games lists them, euchre play --resume continues one)")
+            console.print(f"[dim]You have {which}; this new game will be saved separately.[/]")
     others = [s for s in range(game.rules.players) if s != human]
     if bot_spec:
         bots = _make_bots(bot_spec, others, game.seed)
@@ -401,20 +452,182 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         with console.status("Preparing the computer players..."):
             _warm_up_solver()
 
-    def save(g: Game) -> Path:
-        notation.save(g, save_path, players=names, meta=meta)
-        return save_path
-
     from euchre.tui import play_terminal
 
-    result = play_terminal(game, human, bots, console, save_fn=save, names=names, hint_fn=hint)
+    moves_before = len(game.actions())
+    # The game is saved here rather than through play_terminal's save_fn, whose message cannot
+    # name the file to resume.
+    status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False)
+    try:
+        return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
+    finally:
+        if status == "quit":
+            console.print("Goodbye!")
+
+
+def _after_play(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGame | None,
+                save_path: Path | None, console: Any, moves_before: int, human: int | None) -> int:
+    """Archive a finished game, or save a quit one (never over another game), saying where."""
+    from euchre import saves
+
     if game.is_over:
-        archive = data_dir() / "games" / time.strftime("%Y%m%d-%H%M%S.toml")
-        notation.save(game, archive, players=names, meta=meta)
-        console.print(f"The game's record is saved in {archive} (euchre replay {archive}).")
-        if save_path.exists() and args.resume:
-            save_path.unlink()
-    _ = result
+        return _finish(game, names, meta, resumed, save_path, console)
+    if (len(game.actions()) == moves_before and resumed is not None and save_path is not None
+            and resumed.path == save_path):
+        console.print(f"The game is still saved; {_resume_command(save_path)} continues it.")
+        return 0
+    if resumed is None and (human is None or not saves.human_has_played(game, human)):
+        console.print("Nothing was played yet, so nothing was saved.")
+        return 0
+    return _save_on_quit(game, names, meta, save_path, console)
+
+
+def _check_save_file(path: Path, parser: argparse.ArgumentParser) -> None:
+    """``--save FILE`` never overwrites a file that is not a game record."""
+    if path.is_dir():
+        parser.exit(2, f"euchre: error: --save: {path} is a directory; give a file name\n")
+    if path.stat().st_size == 0:
+        return
+    entry = SavedGame.read(path)
+    if entry.record is None:
+        parser.exit(2, f"euchre: error: --save: {path} exists and is not a game record ({entry.error}); "
+                       "it is left alone, choose another file\n")
+
+
+def _resume_command(path: Path) -> str:
+    """What to type to continue the game saved in ``path``: its name if it is among the saved
+    games, else the file."""
+    from euchre import saves
+
+    if saves.in_saves(path):
+        return f"euchre play --resume {path.stem}"
+    return f"euchre play --resume {shlex.quote(str(path))}"
+
+
+def _save_on_quit(game: Game, names: list[str], meta: dict[str, Any], path: Path | None, console: Any) -> int:
+    from euchre import saves
+
+    fresh = path is None
+    target = saves.new_save_path() if path is None else path
+    try:
+        note = saves.write_save(game, target, players=names, meta=meta)
+    except OSError as e:
+        if fresh:
+            target.unlink(missing_ok=True)
+        console.print(f"[bold red]Could not save the game:[/] {e}")
+        return 1
+    if note:
+        console.print(note)
+    label = f"as {target.stem} ({target})" if saves.in_saves(target) else f"in {target}"
+    console.print(f"Game saved {label}; [bold]{_resume_command(target)}[/] continues it.", soft_wrap=True)
+    return 0
+
+
+def _finish(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGame | None, path: Path | None,
+            console: Any) -> int:
+    """A finished game goes to the archive; its saved copy among the saved games goes away, and a
+    file of the player's own (``--save``, ``--resume FILE``) gets the whole game."""
+    from euchre import saves
+
+    try:
+        archive = saves.archive_game(game, players=names, meta=meta)
+    except OSError as e:
+        console.print(f"[bold red]Could not archive the finished game:[/] {e}")
+        return 1
+    console.print(f"The game's record is saved in {archive} (euchre replay {shlex.quote(str(archive))}).",
+                  soft_wrap=True)
+    if path is not None and not saves.in_saves(path):
+        note = saves.write_save(game, path, players=names, meta=meta)
+        if note:
+            console.print(note)
+    for done in {p for p in (path, resumed.path if resumed else None) if p is not None and saves.in_saves(p)}:
+        entry = SavedGame.read(done) if done.is_file() else None
+        if entry is not None and entry.record is not None and saves.is_continuation(entry.record, game):
+            done.unlink()  # it is in the archive now, played to the end
+    return 0
+
+
+def _choose_save(key: str | bool, console: Any, parser: argparse.ArgumentParser) -> SavedGame | None:
+    """The saved game ``--resume`` names; with no name the only one, or the one the player picks
+    (a terminal is asked; anything else is told how to choose). ``None``: the player chose none."""
+    from euchre import saves
+
+    if key is not True:
+        try:
+            return saves.find_save(str(key))
+        except SaveError as e:
+            parser.exit(2, f"euchre: error: --resume: {e}\n")
+    found = saves.list_saves()
+    if not found:
+        parser.exit(2, f"euchre: error: --resume: there is no saved game (in {saves.saves_dir()}); "
+                       "euchre play starts a new one\n")
+    if len(found) == 1:
+        return found[0]
+    if not sys.stdin.isatty():
+        print(f"{len(found)} saved games:", file=sys.stderr)
+        for line in _save_lines(found):
+            print(line, file=sys.stderr)
+        parser.exit(2, "euchre: error: --resume: there are several saved games; choose one with "
+                       f"euchre play --resume NAME or a number, e.g. euchre play --resume {found[0].name} or "
+                       "euchre play --resume 1\n")
+    console.print(f"{len(found)} saved games:")
+    for line in _save_lines(found):
+        console.print(line, soft_wrap=True, markup=False)
+    while True:
+        try:
+            answer = input(f"Which one? 1-{len(found)} or a name (Enter for none): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if not answer:
+            console.print("No game resumed.")
+            return None
+        try:
+            return saves.find_save(answer, found)
+        except SaveError as e:
+            console.print(f"{e}")
+
+
+def _save_lines(found: list[SavedGame]) -> list[str]:
+    """Two lines a saved game: number, name, when, hand and score; rules and opponents."""
+    lines = []
+    for i, entry in enumerate(found, 1):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.saved))
+        head = f"{i:>3}) {entry.name}, saved {when}"
+        if entry.game is None or entry.record is None:
+            lines += [f"{head}: cannot be continued", f"     {entry.error}"]
+            continue
+        game, rec = entry.game, entry.record
+        human = int(rec.meta.get("human_seat", 0))
+        names = rec.players or _seat_names(game.rules.players, human, "You")
+        rules = game.rules
+        sides = [" & ".join(names[s] for s in range(rules.players) if rules.side_of(s) == side)
+                 for side in range(rules.sides)]
+        score = ", ".join(f"{n} {p}" for n, p in zip(sides, game.scores, strict=True))
+        if rec.meta.get("bots"):
+            opponents = f"bots {rec.meta['bots']}"
+        else:
+            opponents = f"level {rec.meta.get('level', DEFAULT_LEVEL)}"
+        lines += [f"{head}: hand {game.hand_number + 1}, {score}",
+                  f"     {rules_words(rules)} ({rules.ending_text()}), opponents: {opponents}"]
+    return lines
+
+
+def _cmd_games() -> int:
+    """``euchre games``: the saved games, then how many finished ones the archive holds."""
+    from euchre import saves
+
+    found = saves.list_saves()
+    if found:
+        print(f"Saved games in {saves.saves_dir()}, the most recent first "
+              "(euchre play --resume NAME or NUMBER continues one):")
+        for line in _save_lines(found):
+            print(line)
+    else:
+        print(f"No saved games (in {saves.saves_dir()}); euchre play starts one, and quitting saves it.")
+    archive = saves.archive_dir()
+    finished = len(list(archive.glob("*.toml"))) if archive.is_dir() else 0
+    if finished:
+        print(f"{finished} finished game{'s' if finished != 1 else ''} in {archive} (euchre replay FILE shows one).")
     return 0
 
 
@@ -650,7 +863,7 @@ def _print_arena(result: Any, console: Any) -> None:
     rules = result.rules
     per_seating = "/".join(str(h) for h in d["hands_per_seating"])
     console.print(f"[bold]{escape(a['name'])}[/] (A) vs [bold]{escape(b['name'])}[/] (B), duplicate, "
-                  f"{escape(_rules_text(rules))} "
+                  f"{escape(rules_words(rules))} "
                   f"({rules.ending_text()}), seed {d['seed']}: {d['pairs']} game pairs = {d['games']} games, "
                   f"{d['hands']} hands ({per_seating} per seating), {d['thrown_in']} thrown in "
                   f"({d['thrown_in_rate']:.1%}), {d['seconds']:.1f} s")
@@ -708,7 +921,7 @@ def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
     if not quiet:
         title = rec.meta.get("title")
         print(f"{title}" if title else source)
-        print(f"rules: {_rules_text(game.rules)} ({game.rules.ending_text()})")
+        print(f"rules: {rules_words(game.rules)} ({game.rules.ending_text()})")
         print("players: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
         if any(game.initial_scores):
             print(f"starting score: {' - '.join(map(str, game.initial_scores))}")
@@ -717,20 +930,47 @@ def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
             print()
             print(_describe_hand(i, h, names, running))
             notes = rec.hands[i].notes if i < len(rec.hands) else {}
-            if notes:
-                print("  not in the record, filled in by the importer: "
-                      + ", ".join(f"{k} ({v})" for k, v in notes.items()))
+            for line in _notes_lines(notes, names):
+                print("  " + line)
     print(f"\n{game.summary()}" if not quiet else game.summary())
 
 
-def _rules_text(rules: Rules) -> str:
-    """A preset name, or the nearest preset plus the fields that differ."""
-    name = rules.preset_name()
-    if name:
-        return name
-    best = min(PRESETS, key=lambda p: len(rules.diff(Rules.preset(p))))
-    diff = rules.diff(Rules.preset(best))
-    return best + " with " + ", ".join(f"{k}={v}" for k, v in diff.items())
+def _notes_lines(notes: dict[str, Any], names: list[str]) -> list[str]:
+    """What an importer noted about a hand (``HandRecord.notes``), in words: which cards the
+    record did not give and how they were supplied."""
+    supplied = []
+    other = []
+    for key, value in notes.items():
+        if key == "discard" and value in ("deduced", "filled"):
+            supplied.append("the dealer's discard" + (" (worked out from the play)" if value == "deduced" else ""))
+        elif key == "filled" and isinstance(value, dict):
+            held = [f"{cards} for {_seat_word(seat, names)}" for seat, cards in value.items()]
+            supplied.append("so the importer chose cards that fit the play: " + ", ".join(held))
+        elif key == "partial":
+            if value:
+                other.append("the record stops before the end of this hand")
+        else:
+            other.append(f"note: {key.replace('_', ' ')}: {_plain_words(value)}")
+    lines = ["not in the record: " + "; ".join(supplied)] if supplied else []
+    return lines + other
+
+
+def _seat_word(seat: str, names: list[str]) -> str:
+    """``p2`` (a seat as records write it) as the player's name."""
+    if seat[:1] == "p" and seat[1:].isdigit() and int(seat[1:]) < len(names):
+        return names[int(seat[1:])]
+    return seat
+
+
+def _plain_words(value: Any) -> str:
+    """Any note value without Python's punctuation."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain_words(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(_plain_words(v) for v in value)
+    return str(value)
 
 
 def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> str:
@@ -778,23 +1018,78 @@ def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
 
 
 # --- rules ---------------------------------------------------------------------------------------
+def _switch(name: str) -> str:
+    """The command-line switch of a rules field: ``--stick-the-dealer``."""
+    return "--" + name.replace("_", "-")
+
+
+_LONER_LEAD_WORDS = {"dealer_left": "the dealer's left", "loner_left": "the loner's left"}
+
+
+def value_words(name: str, value: Any) -> str:
+    """A rules field's value as a player says it: ``yes``/``no``, ``none``, ``the dealer's left``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "loner_lead":
+        return _LONER_LEAD_WORDS.get(str(value), str(value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def rules_words(rules: Rules) -> str:
+    """A preset name, or the nearest preset with the switches that make these rules
+    (``american with --stick-the-dealer --march-points 3``): exactly what ``--rules`` takes."""
+    name = rules.preset_name()
+    if name:
+        return name
+    best = min(PRESETS, key=lambda p: len(rules.diff(Rules.preset(p))))
+    diff = rules.diff(Rules.preset(best))
+    switches = []
+    for k, v in diff.items():
+        if v is None:  # an ending the preset had, cleared by setting another one
+            continue
+        if isinstance(v, bool):
+            switches.append(_switch(k) if v else "--no-" + _switch(k)[2:])
+        else:
+            switches.append(f"{_switch(k)} {v:g}" if isinstance(v, float) else f"{_switch(k)} {v}")
+    return best + " with " + " ".join(switches)
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
         print("Presets (euchre play --rules NAME):")
         for name in PRESETS:
             aliases = ", ".join(Rules.aliases(name))
             print(f"  {name:<11} {PRESET_DESCRIPTIONS[name]}" + (f"  [aliases: {aliases}]" if aliases else ""))
-        print("\nSwitches (each also --no-... for true/false ones), default of the american preset:")
-        for f in dataclasses.fields(Rules):
-            opt = "--" + f.name.replace("_", "-")
-            print(f"  {opt:<32} {getattr(Rules(), f.name)!r:<14} {_FIELD_DOCS.get(f.name, '')}")
+        print("\nSwitches (each yes/no one also as --no-...), with the american preset's value:")
+        values = {f.name: value_words(f.name, getattr(Rules(), f.name)) for f in dataclasses.fields(Rules)}
+        width = max(len(v) for v in values.values())
+        for k, words in values.items():
+            print(f"  {_switch(k):<32} {words:<{width}}  {_FIELD_DOCS.get(k, '')}")
         return 0
     rules = Rules.preset(args.preset)
     name = Rules.resolve_preset(args.preset)
     print(f"{name}: {PRESET_DESCRIPTIONS[name]}")
-    for k, v in rules.to_dict().items():
-        print(f"  {k:<28} {v!r}")
+    american = Rules()
+    values = {k: value_words(k, v) for k, v in rules.to_dict().items()}
+    width = max(len(v) for v in values.values())
+    for k, words in values.items():
+        mark = "" if getattr(american, k) == getattr(rules, k) else \
+            f"(american: {value_words(k, getattr(american, k))})"
+        print(f"  {_switch(k):<32} {words:<{width}}  {mark}".rstrip())
     return 0
+
+
+_DOC_WORDS = {
+    "target": "Points to win, 1 to 1000 (a game played for a time, --duration, or a number of deals, --deals, "
+              "has no target).",
+    "loner_lead": "Who leads against a loner: dealer_left (the dealer's left, the first seat still playing) or "
+                  "loner_left (the loner's left).",
+}
+"""The field docstrings of :class:`Rules` that speak Python, said for players instead."""
 
 
 def _field_docs() -> dict[str, str]:
@@ -812,6 +1107,11 @@ def _field_docs() -> dict[str, str]:
         if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr) \
                 and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str):
             docs[a.target.id] = b.value.value.strip().splitlines()[0].replace("``", "")
+    fields = sorted((f.name for f in dataclasses.fields(Rules) if "_" in f.name), key=len, reverse=True)
+    for key, text in docs.items():  # field names in the text become the switches people type
+        for name in fields:
+            text = text.replace(name, _switch(name))
+        docs[key] = _DOC_WORDS.get(key, text)
     return docs
 
 

@@ -352,6 +352,7 @@ def play_terminal(
     *,
     delay: float = 0.0,
     hint_fn: HintFn | None = None,
+    farewell: bool = True,
 ) -> Status:
     """Play ``game`` to its end in the terminal, the human at ``human_seat`` (``None`` to watch
     bots play) and a bot at every other seat.
@@ -359,7 +360,8 @@ def play_terminal(
     Returns ``"finished"`` when the game is over, ``"quit"`` when the human typed ``quit`` or
     pressed Ctrl-C / Ctrl-D; then ``save_fn(game)`` is called first so the game can be resumed.
     ``delay`` pauses (seconds) after each bot move so a human can follow the play. With
-    ``hint_fn``, typing ``hint`` lists the human's choices with their expected points.
+    ``hint_fn``, typing ``hint`` lists the human's choices with their expected points. Without
+    ``farewell`` nothing is said on quitting (the caller saves the game and says where).
     """
     console = console or Console()
     n = game.rules.players
@@ -387,7 +389,7 @@ def play_terminal(
             else:
                 place = f" in {where}" if where else ""
                 console.print(f"Game saved{place}; [bold]euchre play --resume[/] continues it. Goodbye!")
-        else:
+        elif farewell:
             console.print("Goodbye!")
         return "quit"
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,7 +35,10 @@ def test_rules_of_one_preset_by_alias(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["rules", "cutthroat"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("cut-throat")
-    assert "march_points                 3" in out
+    lines = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()[1:]}
+    assert lines["--march-points"] == "3                  (american: 2)"
+    assert lines["--going-alone"] == "no                 (american: yes)"
+    assert lines["--duration"] == "none" and lines["--loner-lead"] == "the dealer's left"
 
 
 def test_rule_switches_reach_the_rules() -> None:
@@ -183,12 +188,14 @@ def test_play_at_a_level_with_a_hint_then_resume_without(monkeypatch: pytest.Mon
         return real_level_bot(level, seed=seed)
 
     monkeypatch.setattr(levels, "level_bot", spy)
-    assert play_typing(monkeypatch, ["play", "--level", "medium", "--seed", "3", "--no-color"], "hint\nquit\n") == 0
+    assert play_typing(monkeypatch, ["play", "--level", "medium", "--seed", "3", "--no-color"],
+                       "hint\n1\nquit\n") == 0
     out = capsys.readouterr().out
     assert asked == ["medium"] * 3
     assert "Hint (the strongest bot's estimate" in out and "order up: " in out and "expected points" in out
-    assert "Game saved in" in out
-    saved = notation.load(tmp_path / "saved-game.toml")
+    assert "Game saved as" in out
+    [path] = (tmp_path / "saves").glob("*.toml")
+    saved = notation.load(path)
     assert saved.meta["level"] == "medium" and saved.meta["human_seat"] == 0
 
     asked.clear()
@@ -205,9 +212,10 @@ def test_play_without_a_level_uses_the_default(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setenv("EUCHRE_HOME", str(tmp_path))
     asked: list[str] = []
     monkeypatch.setattr(levels, "level_bot", lambda level, seed=None: asked.append(level) or make_bot("random"))
-    assert play_typing(monkeypatch, ["play", "--seed", "4", "--no-hints", "--no-color"], "quit\n") == 0
+    assert play_typing(monkeypatch, ["play", "--seed", "4", "--no-hints", "--no-color"], "1\nquit\n") == 0
     assert asked == [levels.DEFAULT_LEVEL] * 3
-    assert notation.load(tmp_path / "saved-game.toml").meta["level"] == levels.DEFAULT_LEVEL
+    [path] = (tmp_path / "saves").glob("*.toml")
+    assert notation.load(path).meta["level"] == levels.DEFAULT_LEVEL
     capsys.readouterr()
 
 
@@ -231,3 +239,281 @@ def test_serve_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit) as e:
         main(["serve", *args])
     assert e.value.code == 2 and "euchre serve: error: argument" in capsys.readouterr().err
+
+
+# --- saved games: several kept, listed, chosen, never lost ----------------------------------------------------
+def euchre(home: Path, *args: str, typed: str | None = "") -> subprocess.CompletedProcess[str]:
+    """``euchre ARGS`` with its data directory at ``home`` and ``typed`` as standard input (a pipe,
+    not a terminal; ``None`` for /dev/null)."""
+    env = {**os.environ, "EUCHRE_HOME": str(home), "COLUMNS": "200"}
+    stdin = subprocess.DEVNULL if typed is None else None
+    return subprocess.run([sys.executable, "-m", "euchre", *args], input=typed, stdin=stdin, capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None]]) -> str:
+    """``euchre ARGS`` on a pseudo-terminal: for each step wait for the text, then type the answer
+    (``None`` presses Ctrl-C, which is SIGINT to the program). Returns everything it printed."""
+    import pty
+    import select
+    import signal
+    import time
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "EUCHRE_HOME": str(home), "COLUMNS": "200", "TERM": "dumb"}
+    proc = subprocess.Popen([sys.executable, "-m", "euchre", *args], stdin=follower, stdout=follower, stderr=follower,
+                            env=env, start_new_session=True)
+    os.close(follower)
+    out = b""
+
+    def read_until(text: str, seconds: float = 60) -> None:
+        nonlocal out
+        deadline = time.monotonic() + seconds
+        while text.encode() not in out:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited for {text!r}; got:\n{out.decode(errors='replace')[-3000:]}")
+            ready, _, _ = select.select([leader], [], [], 0.2)
+            if ready:
+                try:
+                    out += os.read(leader, 65536)
+                except OSError:  # the program ended
+                    if proc.poll() is not None:
+                        raise AssertionError(f"ended before {text!r}:\n{out.decode(errors='replace')}") from None
+
+    try:
+        for wait_for, answer in steps:
+            read_until(wait_for)
+            out = out.replace(wait_for.encode(), b"<seen>" + wait_for.encode()[1:], 1)  # wait for the next one
+            if answer is None:
+                # As a person would, a moment after the prompt: a signal that lands between
+                # input() writing the prompt and starting to read is only seen at the next key.
+                time.sleep(0.5)
+                os.kill(proc.pid, signal.SIGINT)
+            else:
+                os.write(leader, answer.encode() + b"\r")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # keep reading: a full terminal buffer would block the program
+            ready, _, _ = select.select([leader], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # everything read and the program ended
+                    break
+                out += chunk
+            elif proc.poll() is not None:
+                break
+        assert proc.wait(timeout=5) == 0, out.decode(errors="replace")[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+    return out.decode(errors="replace").replace("<seen>", "?")
+
+
+def saved_files(home: Path) -> list[Path]:
+    return sorted((home / "saves").glob("*.toml"))
+
+
+def test_a_new_game_quit_at_its_first_prompt_never_replaces_a_saved_game(tmp_path: Path) -> None:
+    """The reported run: a game saved at 2-0 in hand 2, then a new game left at its first prompt
+    (Ctrl-C on a terminal, or end of input), must leave the 2-0 game for --resume."""
+    first = euchre(tmp_path, "play", "--seed", "11", "--no-hints", "--no-color", typed="1\n" * 7 + "quit\n")
+    assert first.returncode == 0, first.stderr
+    [path] = saved_files(tmp_path)
+    before = path.read_text()
+    game = notation.load(path).replay()
+    assert game.hand_number >= 1 and any(game.scores), game.summary()  # 2-0 in hand 2 when this was written
+    out = on_a_terminal(tmp_path, ["play", "--no-hints", "--no-color"], [("You>", None)])  # Ctrl-C
+    plain = euchre(tmp_path, typed=None)  # `euchre </dev/null`
+    assert plain.returncode == 0, plain.stderr
+
+    resumed = euchre(tmp_path, "play", "--resume", "--no-hints", "--no-color", typed=None)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"Resuming the game saved in {path}: {game.summary()}" in resumed.stdout
+
+    assert f"Game saved as {path.stem}" in first.stdout
+    assert f"euchre play --resume {path.stem} continues it" in first.stdout
+    assert "You have a saved game" in out and "Nothing was played yet, so nothing was saved." in out
+    assert "Nothing was played yet" in plain.stdout
+    assert "The game is still saved" in resumed.stdout
+    assert saved_files(tmp_path) == [path] and path.read_text() == before
+    assert not (tmp_path / "games").exists()
+
+
+def test_several_saved_games_are_listed_and_chosen(tmp_path: Path) -> None:
+    hard = euchre(tmp_path, "play", "--seed", "11", "--no-hints", "--no-color", typed="1\n" * 7 + "quit\n")
+    easy = euchre(tmp_path, "play", "--seed", "5", "--rules", "cut-throat", "--level", "easy", "--stick-the-dealer",
+                  "--no-hints", "--no-color", typed="1\nquit\n")
+    assert hard.returncode == easy.returncode == 0, hard.stderr + easy.stderr
+    files = saved_files(tmp_path)
+    assert len(files) == 2
+    newest, oldest = sorted(files, key=lambda p: notation.load(p).rules.players)  # cut-throat was saved last
+
+    listing = euchre(tmp_path, "games")
+    assert listing.returncode == 0, listing.stderr
+    lines = listing.stdout.splitlines()
+    assert lines[1].startswith(f"  1) {newest.stem}, saved 20") and "hand 1, You 0, Left 0, Right 0" in lines[1]
+    assert "cut-throat with --stick-the-dealer (first to 10 points), opponents: level easy" in lines[2]
+    kept = notation.load(oldest).replay()
+    assert lines[3].startswith(f"  2) {oldest.stem}, saved 20")
+    assert f"hand {kept.hand_number + 1}, You & North {kept.scores[0]}, West & East {kept.scores[1]}" in lines[3]
+    assert "american (first to 10 points), opponents: level hard" in lines[4]
+
+    # Not a terminal: no question, no guess; it says how to choose, and nothing changes.
+    blind = euchre(tmp_path, "play", "--resume", "--no-hints", typed=None)
+    assert blind.returncode == 2
+    assert "several saved games" in blind.stderr and f"euchre play --resume {newest.stem}" in blind.stderr
+    assert "euchre play --resume 1" in blind.stderr and "2) " in blind.stderr
+    assert saved_files(tmp_path) == files
+
+    by_number = euchre(tmp_path, "play", "--resume", "2", "--no-hints", "--no-color", typed=None)
+    assert f"Resuming the game saved in {oldest}: {kept.summary()}" in by_number.stdout, by_number.stderr
+    by_name = euchre(tmp_path, "play", "--resume", newest.stem, "--no-hints", "--no-color", typed=None)
+    assert f"Resuming the game saved in {newest}: score 0 - 0 - 0" in by_name.stdout, by_name.stderr
+    missing = euchre(tmp_path, "play", "--resume", "7", typed=None)
+    assert missing.returncode == 2 and "no saved game 7" in missing.stderr and "numbered 1 to 2" in missing.stderr
+
+    # On a terminal --resume asks which, refuses a wrong answer, and continues the one chosen.
+    out = on_a_terminal(tmp_path, ["play", "--resume", "--no-hints", "--no-color"],
+                        [("Which one?", "9"), ("Which one?", "2"), ("You>", "1"), ("You>", "quit")])
+    assert "2 saved games:" in out and "there is no saved game 9" in out
+    assert f"Resuming the game saved in {oldest}: {kept.summary()}" in out
+    assert f"euchre play --resume {oldest.stem} continues it" in out
+    assert saved_files(tmp_path) == files  # saved again under its own name, nothing new
+    assert len(notation.load(oldest).replay().actions()) > len(kept.actions())  # the move typed is saved
+
+
+def test_save_file_is_named_in_the_instruction_and_resumes(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    mine = tmp_path / "my game.toml"
+    p = euchre(home, "play", "--seed", "2", "--save", str(mine), "--no-hints", "--no-color", typed="1\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert f"Game saved in {mine}; euchre play --resume '{mine}' continues it." in p.stdout
+    assert not saved_files(home)
+    again = euchre(home, "play", "--resume", str(mine), "--no-hints", "--no-color", typed="1\nquit\n")
+    assert again.returncode == 0, again.stderr
+    assert f"Resuming the game saved in {mine}" in again.stdout and f"--resume '{mine}' continues it" in again.stdout
+    assert len(notation.load(mine).hands[0].actions) >= 2 and not saved_files(home)
+
+    # Another game saved over that file first keeps the game that was there, as a saved game.
+    before = mine.read_text()
+    other = euchre(home, "play", "--seed", "3", "--save", str(mine), "--no-hints", "--no-color", typed="1\nquit\n")
+    [kept] = saved_files(home)
+    assert f"held another unfinished game; it is kept as saved game {kept.stem}" in other.stdout
+    assert kept.read_text() == before and notation.load(mine).seed == 3
+
+    # A file that is not a game record is never overwritten.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my shopping list\n")
+    refused = euchre(home, "play", "--save", str(notes), typed="1\nquit\n")
+    assert refused.returncode == 2 and "is not a game record" in refused.stderr
+    assert notes.read_text() == "my shopping list\n"
+
+
+def test_a_finished_game_is_archived_and_leaves_the_saved_games(tmp_path: Path) -> None:
+    quick = ["--target", "1", "--no-hints", "--no-color"]
+    assert euchre(tmp_path, "play", "--seed", "8", *quick, typed="1\nquit\n").returncode == 0
+    [path] = saved_files(tmp_path)
+    done = euchre(tmp_path, "play", "--resume", "--no-hints", "--no-color", typed="1\n" * 200)
+    assert done.returncode == 0, done.stderr
+    [archived] = sorted((tmp_path / "games").glob("*.toml"))
+    assert notation.load(archived).replay().is_over and not path.exists()
+    assert f"The game's record is saved in {archived}" in done.stdout
+    # Two games finishing in the same second are both kept.
+    for _ in range(2):
+        assert euchre(tmp_path, "play", "--seed", "9", *quick, typed="1\n" * 200).returncode == 0
+    assert len(list((tmp_path / "games").glob("*.toml"))) == 3
+    listing = euchre(tmp_path, "games").stdout
+    assert "No saved games" in listing and "3 finished games in" in listing
+
+
+def test_the_save_of_earlier_versions_is_kept(tmp_path: Path) -> None:
+    game = Game(Rules(), seed=6)
+    game.push(game.legal_actions()[0])
+    notation.save(game, tmp_path / "saved-game.toml", players=["You", "West", "North", "East"],
+                  meta={"human_seat": 0, "level": "medium"})
+    listing = euchre(tmp_path, "games")
+    assert "1) " in listing.stdout and "opponents: level medium" in listing.stdout
+    assert not (tmp_path / "saved-game.toml").exists() and len(saved_files(tmp_path)) == 1
+
+
+# --- what people read: no Python ----------------------------------------------------------------------------
+PYTHON_LITERALS = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|'[A-Za-z_][\w-]*'|[{\[]'|\{[\w-]+(?:,[\w-]+)+\}")
+"""``None``, ``True``, ``False``, a quoted identifier, a dict or list repr, argparse's ``{a,b}``."""
+
+
+def all_help_pages() -> dict[str, str]:
+    import argparse
+
+    parser = build_parser()
+    pages = {"euchre": parser.format_help()}
+    [subcommands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, sub in subcommands.choices.items():
+        pages[f"euchre {name}"] = sub.format_help()
+    return pages
+
+
+def test_no_python_in_help_or_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    texts = all_help_pages()
+    for argv in (["rules"], *(["rules", p] for p in Rules.preset_names()), ["rules", "3p"]):
+        assert main(argv) == 0
+        texts[" ".join(["euchre", *argv])] = capsys.readouterr().out
+    for where, text in texts.items():
+        found = PYTHON_LITERALS.findall(text.replace("'search:{\"samples\": 50}'", "JSON"))
+        assert not found, f"{where} shows Python: {found}\n{text}"
+    assert {"euchre play", "euchre games", "euchre serve", "euchre rules", "euchre replay"} <= set(texts)
+    top = texts["euchre"]
+    assert "card game" in top and all(f"({c})" in top or f"euchre {c}" in top for c in ("play", "serve", "games"))
+    assert "yes" in texts["euchre rules"] and "the dealer's left" in texts["euchre rules"]
+
+
+def test_the_real_help_commands_match(tmp_path: Path) -> None:
+    """``euchre COMMAND --help`` as run prints what the scan above read."""
+    p = run("play", "--help")
+    assert p.returncode == 0 and "--resume [GAME]" in p.stdout and not PYTHON_LITERALS.findall(
+        p.stdout.replace("'search:{\"samples\": 50}'", ""))
+
+
+@pytest.mark.parametrize("argv", [["play", "--bogus"], ["--bogus"], ["rules", "--bogus"]])
+def test_an_unknown_option_is_the_subcommands_error(argv: list[str]) -> None:
+    p = run(*argv)
+    sub = "rules" if "rules" in argv else "play"
+    assert p.returncode == 2
+    assert p.stderr.startswith(f"usage: euchre {sub} ")
+    assert f"euchre {sub}: error: unrecognized arguments: --bogus" in p.stderr
+
+
+def test_replay_says_importer_notes_in_words(tmp_path: Path) -> None:
+    game = Game(Rules(), seed=4)
+    rng = random.Random(4)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    rec = notation.GameRecord.from_game(game, players=["Ann", "Bob", "Cy", "Di"])
+    rec.hands[0].notes = {"discard": "filled", "filled": {"p0": "9d", "p3": "Tc Qc"}}
+    rec.hands[1].notes = {"discard": "deduced", "source_page": 7, "checked": True}
+    path = tmp_path / "notes.toml"
+    path.write_text(rec.dumps())
+    p = run("replay", str(path))
+    assert p.returncode == 0, p.stderr
+    assert ("not in the record: the dealer's discard; so the importer chose cards that fit the play: "
+            "9d for Ann, Tc Qc for Di") in p.stdout
+    assert "the dealer's discard (worked out from the play)" in p.stdout
+    assert "note: source page: 7" in p.stdout and "note: checked: yes" in p.stdout
+    assert not PYTHON_LITERALS.findall(p.stdout)
+
+
+@pytest.mark.skipif(not EGN_DIR.exists(), reason="shared EGN data not present")
+def test_replay_of_an_imported_egn_shows_no_python() -> None:
+    p = run("replay", str(EGN_DIR / "VWEC Finals.egn"))
+    assert p.returncode == 0 and "so the importer chose cards that fit the play" in p.stdout
+    assert not PYTHON_LITERALS.findall(p.stdout)
+
+
+def test_rules_that_are_no_preset_are_said_as_switches() -> None:
+    from euchre.cli import rules_words
+
+    rules = Rules.preset("british", stick_the_dealer=True, tie_break=False, march_points=3, deals=8)
+    words = rules_words(rules)
+    assert words == "british with --deals 8 --stick-the-dealer --march-points 3 --no-tie-break"
+    preset, _, switches = words.partition(" with ")
+    assert rules_from_args(build_parser().parse_args(["simulate", "--rules", preset, *switches.split()])) == rules
