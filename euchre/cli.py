@@ -974,28 +974,29 @@ def _plain_words(value: Any) -> str:
 
 
 def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> str:
+    """One hand of a record for people: the deal, then every move and the result in Euchre words
+    (the same sentences as the terminal game), and the running score."""
+    from euchre.describe import hand_result_words, move_words
+    from euchre.view import PlayerView
+
     lines = [f"Hand {i + 1}: {names[h.dealer]} deals, up card {h.up_card}"]
     for seat, cards in enumerate(h.deal.hands):
         lines.append(f"  {names[seat]:>12}: {' '.join(str(c) for c in cards)}")
-    bids = [f"{names[s]} {a}" for s, a in zip(h.seats, h.history, strict=True) if a.kind is not Kind.PLAY]
+    view = PlayerView.of(h, None)  # the moves as everyone saw them (a discard stays face down)
+    bids = [move_words(view, k, names) for k, (_, a) in enumerate(view.actions)
+            if a is None or a.kind is not Kind.PLAY]
     if bids:
-        lines.append("  bidding: " + ", ".join(bids))
-    if h.trump is not None:
-        alone = " alone" if h.alone else ""
-        lines.append(f"  trump {'cdhs'[h.trump]}, made by {names[h.maker]}{alone}")
+        lines.append("  bidding: " + "; ".join(bids))
     for t_i, t in enumerate(h.tricks):
-        plays = " ".join(f"{c}" for _, c in t.plays)
-        lines.append(f"  trick {t_i + 1}: {names[t.leader]} leads: {plays} -> {names[t.winner]}")
+        plays = ", ".join(f"{names[seat]} {c}" for seat, c in t.plays)
+        lines.append(f"  trick {t_i + 1}: {plays}; {names[t.winner]} wins it")
     if h.trick:
-        lines.append("  (in progress) " + " ".join(str(c) for _, c in h.trick))
+        lines.append("  (in progress) " + ", ".join(f"{names[seat]} {c}" for seat, c in h.trick))
     if h.is_over:
         assert h.points is not None
         for s, p in enumerate(h.points):
             running[s] += p
-        if h.thrown_in:
-            lines.append("  thrown in: everyone passed")
-        else:
-            lines.append(f"  points {'-'.join(map(str, h.points))}; score {' - '.join(map(str, running))}")
+        lines.append(f"  {hand_result_words(view, names)}; score {' - '.join(map(str, running))}")
     return "\n".join(lines)
 
 

@@ -100,6 +100,10 @@ def test_replay_own_record(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "Hand 1:" in p.stdout and "trick 5" in p.stdout
     assert p.stdout.strip().endswith(f"side {game.winner} wins")
+    # Every move and result in Euchre words, as the terminal game says them; no notation.
+    assert " passes" in p.stdout and " wins it" in p.stdout and " score " in p.stdout
+    assert re.search(r"\b(made it|marched|were euchred|thrown in)\b", p.stdout)
+    assert not re.search(r"\btrump [cdhs]\b|\b(order|call [cdhs]|pass)(,|$)|points \d-\d", p.stdout, re.M)
 
 
 def test_replay_invalid_record_exits_1(tmp_path: Path) -> None:
