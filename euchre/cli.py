@@ -130,6 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "docs/protocol.md), or one per other seat, comma-separated")
     play.add_argument("--no-hints", action="store_true",
                       help="turn off hints (otherwise typing hint at your turn shows the strongest bot's view)")
+    play.add_argument("--speed", type=str.lower, choices=list(SPEEDS), default=None, metavar="SPEED",
+                      help="pace of the computer players' moves: slow, normal (0.6 s a move; each hand's end "
+                           "stays until you press Enter), fast (0.15 s; the end of a hand for 1.5 s) or instant "
+                           "(default normal at a terminal, instant when the input is not one)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--save", type=Path, default=None, metavar="FILE",
                       help="save the game in FILE when you quit (default: a new file among the saved games in "
@@ -457,12 +461,38 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     moves_before = len(game.actions())
     # The game is saved here rather than through play_terminal's save_fn, whose message cannot
     # name the file to resume.
-    status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False)
+    pace = _pace(args.speed)
+    status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
+                           delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause)
     try:
         return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
     finally:
         if status == "quit":
             console.print("Goodbye!")
+
+
+@dataclasses.dataclass(frozen=True)
+class Pace:
+    """How fast the terminal game shows the computer players' moves and the end of a hand."""
+
+    delay: float
+    """Seconds after each computer player's move."""
+    hand_wait: bool
+    """The end of a hand stays until Enter is pressed."""
+    hand_pause: float
+    """Otherwise, seconds the end of a hand stays."""
+
+
+SPEEDS = {"slow": Pace(1.2, True, 0.0), "normal": Pace(0.6, True, 0.0), "fast": Pace(0.15, False, 1.5),
+          "instant": Pace(0.0, False, 0.0)}
+"""``euchre play --speed``: ``normal`` by default at a terminal, ``instant`` when the input is not
+one (a script or a pipe never waits)."""
+
+
+def _pace(speed: str | None) -> Pace:
+    if speed is None:
+        speed = "normal" if sys.stdin.isatty() and sys.stdout.isatty() else "instant"
+    return SPEEDS[speed]
 
 
 def _after_play(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGame | None,

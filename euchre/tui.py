@@ -59,6 +59,7 @@ Commands:
   take            (two-handed dealer) take the ordered card;  defend alone
   call h, h       name hearts as trump (c d h s);  call h alone, h alone
   show            show the table again
+  last            the last trick: who played what, and who won it
   hint            each choice with the points the strongest bot expects from it
   help, ?         this help
   quit            save the game and stop (Ctrl-C or Ctrl-D does the same)"""
@@ -67,6 +68,7 @@ QUIT_WORDS = frozenset({"quit", "exit", "q", ":q", "stop"})
 HELP_WORDS = frozenset({"help", "?", "commands"})
 SHOW_WORDS = frozenset({"show", "table", "look", "board"})
 HINT_WORDS = frozenset({"hint", "hints", "advice"})
+LAST_WORDS = frozenset({"last", "last trick"})
 
 HintFn = Callable[[PlayerView], Sequence[Any]]
 """Evaluates a view: items with ``action`` and ``points`` (expected points), best first, as
@@ -353,6 +355,8 @@ def play_terminal(
     delay: float = 0.0,
     hint_fn: HintFn | None = None,
     farewell: bool = True,
+    hand_wait: bool = False,
+    hand_pause: float = 0.0,
 ) -> Status:
     """Play ``game`` to its end in the terminal, the human at ``human_seat`` (``None`` to watch
     bots play) and a bot at every other seat.
@@ -361,7 +365,9 @@ def play_terminal(
     pressed Ctrl-C / Ctrl-D; then ``save_fn(game)`` is called first so the game can be resumed.
     ``delay`` pauses (seconds) after each bot move so a human can follow the play. With
     ``hint_fn``, typing ``hint`` lists the human's choices with their expected points. Without
-    ``farewell`` nothing is said on quitting (the caller saves the game and says where).
+    ``farewell`` nothing is said on quitting (the caller saves the game and says where). At the
+    end of each hand (but the last) the result stays on screen: until the human presses Enter
+    with ``hand_wait`` (typing ``quit`` there quits), else for ``hand_pause`` seconds.
     """
     console = console or Console()
     n = game.rules.players
@@ -431,6 +437,14 @@ def play_terminal(
             if after.phase is Phase.OVER:
                 console.print(_hand_result(after, seat_names))
                 console.print(_score_line(after, seat_names))
+                if not game.is_over:
+                    if hand_wait and human_seat is not None:
+                        if input_fn("Press Enter for the next hand (or type quit) ").strip().lower() in QUIT_WORDS:
+                            return stop()
+                        continue
+                    if hand_pause > 0:
+                        time.sleep(hand_pause)
+                        continue
             if seat != human_seat and delay > 0:
                 time.sleep(delay)
     except (KeyboardInterrupt, EOFError):
@@ -469,6 +483,21 @@ def hint_text(view: PlayerView, evaluations: Sequence[Any]) -> Text:
     return out
 
 
+def last_trick_text(game: Game, seat: int | None, names: Sequence[str]) -> Text:
+    """The last trick played, this hand's or else the previous hand's: every card by who played
+    it, in order, and who won it ("Last trick (trick 3): West 9♥, North A♥, ... North won it")."""
+    for back in range(1, min(2, len(game.hands)) + 1):
+        view = PlayerView.of(game.hands[-back], seat, game=game)
+        if view.tricks:
+            trick = view.tricks[-1]
+            when = f"trick {len(view.tricks)}" + ("" if back == 1 else " of the last hand")
+            out = Text(f"Last trick ({when}): ", style="bold")
+            for i, (who, card) in enumerate(trick.plays):
+                out += Text(("" if i == 0 else ", ") + f"{names[who]} ") + card_text(card, view.trump)
+            return out + Text(f"; {names[trick.winner]} won it.")
+    return Text("No trick has been played yet.")
+
+
 def _ask_human(
     game: Game, seat: int, names: Sequence[str], console: Console, input_fn: Callable[[str], str],
     hint_fn: HintFn | None = None,
@@ -493,6 +522,9 @@ def _ask_human(
             continue
         if word in SHOW_WORDS:
             console.print(render_view(view, names))
+            continue
+        if word in LAST_WORDS:
+            console.print(last_trick_text(game, seat, names))
             continue
         if word in HINT_WORDS:
             if hint_fn is None:

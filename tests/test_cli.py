@@ -521,3 +521,13 @@ def test_rules_that_are_no_preset_are_said_as_switches() -> None:
     assert words == "british with --deals 8 --stick-the-dealer --march-points 3 --no-tie-break"
     preset, _, switches = words.partition(" with ")
     assert rules_from_args(build_parser().parse_args(["simulate", "--rules", preset, *switches.split()])) == rules
+
+
+def test_speed_option_and_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from euchre import cli
+
+    assert cli._pace("slow").hand_wait and cli._pace("fast").hand_pause == 1.5 and cli._pace("instant").delay == 0
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    assert cli._pace(None) == cli.SPEEDS["instant"]  # a script or a pipe never waits
+    p = run("play", "--speed", "warp")
+    assert p.returncode == 2 and "argument --speed: invalid choice: 'warp'" in p.stderr

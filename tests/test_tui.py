@@ -557,3 +557,58 @@ def test_terminal_output_has_no_python_leaks(preset: str) -> None:
     assert play_terminal(game, 0, bots_for(game, 0, "random"), con, scripted([], then)) == "finished"
     out = con.export_text()
     assert not [ln for ln in out.splitlines() if LEAKS.search(ln)]
+
+
+def test_last_shows_the_last_trick_with_who_played_what() -> None:
+    game = Game(Rules(), seed=12)
+    con = console()
+    asked: list[int] = []
+
+    def then() -> str:
+        asked.append(len(game.state.tricks))
+        # after a trick or two of this hand, ask for it, then play on
+        if len(asked) % 2 == 1 and game.state.tricks:
+            return "last"
+        return "1"
+
+    assert play_terminal(game, 0, bots_for(game, 0), con, scripted(["last"], then)) == "finished"
+    out = con.export_text()
+    assert "No trick has been played yet." in out  # asked before the first trick of the game
+    lines = [ln for ln in out.splitlines() if ln.startswith("Last trick (trick ")]
+    assert lines, out[-2000:]
+    names = default_names(4, 0)
+    for ln in lines:
+        assert re.match(r"Last trick \(trick [1-5]( of the last hand)?\): ", ln), ln
+        assert ln.endswith(" won it."), ln
+        assert sum(ln.count(f"{n} ") for n in names) >= 4  # every card with who played it
+
+
+def test_the_end_of_a_hand_waits_for_enter_and_quit_there_stops() -> None:
+    game = Game(Rules(), seed=5)
+    con = console()
+    prompts: list[str] = []
+
+    def input_fn(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Press Enter"):
+            return "" if prompts.count(prompt) == 1 else "quit"
+        return "1"
+
+    saved: list[Game] = []
+    status = play_terminal(game, 0, bots_for(game, 0), con, input_fn, save_fn=saved.append, hand_wait=True)
+    assert status == "quit" and saved == [game]
+    waits = [p for p in prompts if p.startswith("Press Enter")]
+    assert len(waits) == 2 and game.hand_number == 2  # on at the end of hand 1, quit at the end of hand 2
+    out = con.export_text()
+    assert out.count("Hand over: ") == 2
+
+
+def test_a_short_pause_instead_of_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    import euchre.tui as tui
+
+    slept: list[float] = []
+    monkeypatch.setattr(tui.time, "sleep", slept.append)
+    game = Game(Rules(), seed=6)
+    assert play_terminal(game, 0, bots_for(game, 0), console(), scripted([]), delay=0.15, hand_pause=1.5) == "finished"
+    assert slept.count(1.5) == len(game.hands) - 1  # every hand's end but the last
+    assert slept.count(0.15) > 0
