@@ -343,8 +343,15 @@ def _per_minute(text: str) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from euchre.server.core import ServerConfig
-    from euchre.server.run import serve
+    try:
+        from euchre.server.core import ServerConfig
+        from euchre.server.run import serve
+    except ImportError as e:
+        # The terminal game and the library need none of the web stack; the server comes with an extra.
+        missing = e.name or str(e)
+        print(f"euchre: error: the server needs packages that are not installed ({missing}); install them "
+              f"with: pip install 'euchre[server]' (from a clone: pip install -e '.[server]')", file=sys.stderr)
+        return 2
 
     config = ServerConfig(bot_delay=args.bot_delay, away_timeout=args.away_timeout,
                           connect_limit=args.connect_limit, create_limit=args.create_limit,

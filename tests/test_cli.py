@@ -531,3 +531,24 @@ def test_speed_option_and_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli._pace(None) == cli.SPEEDS["instant"]  # a script or a pipe never waits
     p = run("play", "--speed", "warp")
     assert p.returncode == 2 and "argument --speed: invalid choice: 'warp'" in p.stderr
+
+
+def test_serve_without_the_server_extra_says_how_to_install_it() -> None:
+    """The terminal game and the library install without the web stack; ``euchre serve`` then
+    says what to install instead of a traceback."""
+    blocker = (
+        "import sys, importlib.abc\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.split('.')[0] in ('fastapi', 'uvicorn', 'sqlalchemy', 'starlette'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from euchre.cli import main\n"
+        "sys.exit(main(['serve', '--port', '0']))\n")
+    p = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    assert "pip install 'euchre[server]'" in p.stderr and "Traceback" not in p.stderr
+    # ... while the terminal game runs without it.
+    play = subprocess.run([sys.executable, "-c", blocker.replace("['serve', '--port', '0']", "['rules']")],
+                          capture_output=True, text=True, timeout=60)
+    assert play.returncode == 0 and "american" in play.stdout, play.stderr
