@@ -951,3 +951,27 @@ def test_wrong_address_shows_a_page_not_json(pages: Pages) -> None:
     box = err.bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= DESKTOP["height"]
     pages.shot(page, "no-such-table")
+
+
+def test_rematch_from_the_game_over_box(pages: Pages) -> None:
+    """At the end of a game, Rematch opens a new game of the same rules and seats at once, on the
+    same seat link's token; the old table then offers to join it."""
+    t = bots_table(pages.server, "Rae", target=1)
+    page = pages.page(name="Rae")
+    page.goto(t["url"])
+    wait_connected(page)
+    play(page, lambda s: s["status"] == "over", timeout=60)
+    page.wait_for_selector("#rematch-button")
+    pages.shot(page, "over-with-rematch")
+    page.click("#rematch-button")
+    elsewhere = r"/table/(?!" + re.escape(t["id"]) + r")[A-Za-z0-9_-]+#token="
+    page.wait_for_url(re.compile(elsewhere + re.escape(t["token"])))
+    s = wait_connected(page)
+    assert s["seat"] == 0
+    page.wait_for_function("() => window.euchreTable.state.d.status === 'playing'")
+    assert page.inner_text("#target") == "to 1"
+    new_id = page.evaluate("() => window.euchreTable.state.d.table")
+    old = pages.page()
+    old.goto(f"/table/{t['id']}#token={t['token']}")
+    old.wait_for_selector("#rematch-join")
+    assert old.get_attribute("#rematch-join", "href") == f"/table/{new_id}#token={t['token']}"

@@ -969,3 +969,50 @@ def test_a_flood_of_listing_requests_costs_one_query(tmp_path: Path, monkeypatch
         assert [g["id"] for g in srv.http.get("/api/games").json()["games"]] == [d["id"]]
         assert any(p["name"] == "Host" for p in srv.http.get("/api/stats").json()["players"])
         assert calls.count("stats") == 2 and calls.count("games") == 2
+
+
+# --- a rematch: the same seats and rules, the same links --------------------------------------------------
+@pytest.mark.parametrize("db", DATABASES)
+def test_rematch_keeps_the_seats_rules_and_links(db: str, tmp_path: Path) -> None:
+    url = fresh_database(db, tmp_path)
+    with serve(url) as srv:
+        d = srv.create(mode="friends", name="Host", preset="british", rules={"target": 5})
+        tokens = tokens_of(d)
+
+        async def scenario() -> tuple[str, dict[str, Any]]:
+            host = await hello(srv, d["id"], tokens[0])
+            guest = await hello(srv, d["id"], tokens[2], name="Gus")
+            await guest.until("state")
+            r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"})
+            assert r.status_code == 409 and r.json()["error"] == "not_over"
+            assert srv.start(d["id"], tokens[0]).status_code == 200
+            await asyncio.gather(play_until_over(host, random.Random(51)), play_until_over(guest, random.Random(52)))
+            for who, token in ((None, None), ("bot seat", tokens[1])):
+                headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+                r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers=headers)
+                assert r.status_code == 403, who  # seat 1 became a computer player: its link is no seat
+            r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers={"Authorization": f"Bearer {tokens[2]}"})
+            assert r.status_code == 200, r.text
+            new = r.json()
+            assert new["url"] == f"/table/{new['id']}#token={tokens[2]}" and new["status"] == "playing"
+            # Asked again, by the host: the same rematch; everyone at the old table is told.
+            again = srv.http.post(f"/api/tables/{d['id']}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"})
+            assert again.json()["id"] == new["id"]
+            f = await host.until("state", timeout=10)
+            while f["d"]["rematch"] is None:
+                f = await host.until("state", timeout=10)
+            assert f["d"]["rematch"] == new["id"]
+            # The old links work at the new table, for their own seats.
+            c = await hello(srv, new["id"], tokens[2])
+            w = await c.until("welcome")
+            assert w["d"]["seat"] == 2
+            return new["id"], srv.info(new["id"])
+
+        new_id, info = run(scenario(), timeout=150)
+        old = srv.info(d["id"])
+        assert [s["kind"] for s in info["seats"]] == [s["kind"] for s in old["seats"]]
+        assert [s["name"] for s in info["seats"]] == [s["name"] for s in old["seats"]]
+        assert (info["preset"], info["target"], info["scores"]) == ("british", 5, [0, 0])
+    with serve(url) as srv:  # after a restart the old table still points to its rematch
+        assert srv.info(d["id"])["rematch"] == new_id
+        assert srv.info(new_id)["status"] == "playing"

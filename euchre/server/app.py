@@ -351,6 +351,25 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             return {"id": table.id, "status": table.status}
         raise ApiError(503, "unavailable", "the table is being put away; try again")
 
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch_table(table_id: str, request: Request,
+                            authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """A new game for the same seats and rules, once this one is over (see ``Hub.rematch``);
+        every seat's link works at the new table with its own token."""
+        limit_creates(request)
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        table = await table_or_404(request, table_id)
+        seat = table.seat_of(token) if token else None
+        if seat is None:
+            raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+        client = client_key(request.client.host if request.client else None)
+        try:
+            new = await hub_of(request).rematch(table, seat, client)
+        except Refusal as e:
+            raise ApiError.of(e, 409) from None
+        return {"id": new.id, "status": new.status, "url": f"/table/{new.id}#token={token}",
+                "watch_url": f"/table/{new.id}"}
+
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
         table = await table_or_404(request, table_id)

@@ -295,6 +295,8 @@ class LiveTable:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_failures = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self.rematch: str | None = None
+        """The table of the rematch of this finished game, once someone asked for one."""
         self.client: str | None = None
         """The address that opened the table (in memory only: counts towards its table limit)."""
         self.unloaded = False
@@ -330,6 +332,8 @@ class LiveTable:
         elif ev.kind == "bot_out":
             assert ev.seat is not None
             self.standin.discard(ev.seat)
+        elif ev.kind == "rematch":
+            self.rematch = str(ev.payload["table"])
         else:
             raise ValueError(f"unknown event kind {ev.kind!r}")
         self._applied(ev)
@@ -392,6 +396,7 @@ class LiveTable:
                       for side in range(self.rules.sides)],
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
+            "rematch": self.rematch,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         for seat, host in keys:
@@ -932,19 +937,11 @@ class Hub:
 
         ``client`` is the creator's address (:func:`~euchre.server.app.client_key`): one address
         may have ``max_tables_per_client`` tables open at once, and the server ``max_tables``."""
-        cfg = self.config
-        if cfg.max_tables > 0 and self.open_tables() >= cfg.max_tables:
-            raise Refusal("full", "the server has as many tables as it can hold; try again later")
-        per_client = cfg.max_tables_per_client
-        if client is not None and per_client > 0 and self.open_tables(client) >= per_client:
-            raise Refusal("too_many_tables", f"your address already has {per_client} tables open; "
-                                             "finish or leave one first")
+        self._check_room(client)
         if mode not in ("bots", "friends"):
             raise Refusal("malformed", f"mode must be 'bots' or 'friends', not {mode!r}")
         if level not in LEVELS:
             raise Refusal("malformed", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        seed = secrets.randbelow(2**62) if seed is None else seed
-        table_id = secrets.token_urlsafe(9)
         tokens: list[tuple[int, str]] = []
         seat_rows = []
         for s in range(rules.players):
@@ -957,17 +954,57 @@ class Hub:
                                          player=player if s == 0 else None))
             else:
                 seat_rows.append(SeatRow(s, bot_name(level, s), "bot", None))
+        table = await self._open(rules, preset, level, mode, seat_rows, client, seed)
+        if mode == "bots":
+            await table.start(0)
+        return table, tokens
+
+    def _check_room(self, client: str | None) -> None:
+        """Refuse a new table past the server's or the client address's limit."""
+        cfg = self.config
+        if cfg.max_tables > 0 and self.open_tables() >= cfg.max_tables:
+            raise Refusal("full", "the server has as many tables as it can hold; try again later")
+        per_client = cfg.max_tables_per_client
+        if client is not None and per_client > 0 and self.open_tables(client) >= per_client:
+            raise Refusal("too_many_tables", f"your address already has {per_client} tables open; "
+                                             "finish or leave one first")
+
+    async def _open(self, rules: Rules, preset: str | None, level: str, mode: str, seat_rows: list[SeatRow],
+                    client: str | None, seed: int | None = None) -> LiveTable:
+        """A new waiting table with these seats, durable, in memory."""
+        seed = secrets.randbelow(2**62) if seed is None else seed
         game = Game(rules, seed=seed)
-        row = TableRow(id=table_id, created_at=now(), preset=preset, rules=rules.to_dict(), seed=seed,
-                       dealer=game.first_dealer, level=level, mode=mode, status="waiting", seats=seat_rows)
+        row = TableRow(id=secrets.token_urlsafe(9), created_at=now(), preset=preset, rules=rules.to_dict(),
+                       seed=seed, dealer=game.first_dealer, level=level, mode=mode, status="waiting",
+                       seats=seat_rows)
         if not await self.durable([Store.op_create_table(row)]):
             raise Refusal("unavailable", "the database did not take the new table; try again in a moment")
         table = LiveTable(row, self)
         table.client = client
-        self.tables[table_id] = table
-        if mode == "bots":
-            await table.start(0)
-        return table, tokens
+        self.tables[row.id] = table
+        return table
+
+    async def rematch(self, old: LiveTable, seat: int | None, client: str | None = None) -> LiveTable:
+        """A new game for the same seats and rules once ``old`` is over, started at once: the same
+        people (their links work at the new table: the seats keep their tokens), the same computer
+        players. Asked twice (by anyone at the table), it is the same rematch."""
+        async with old.lock:
+            if seat is None or old.seats[seat].kind != "human":
+                raise Refusal("forbidden", "only a player of this table can ask for a rematch")
+            if old.status != "over":
+                raise Refusal("not_over", "a rematch is for a finished game")
+            if old.rematch is not None:
+                existing = await self.get(old.rematch)
+                if existing is not None:
+                    return existing
+            self._check_room(client)
+            seats = [dataclasses.replace(s) for s in old.seats]
+            host = next((s.seat for s in seats if s.host), seat)
+            table = await self._open(old.rules, old.row.preset, old.level, old.row.mode, seats, client)
+            await old._commit_event("rematch", seat, {"table": table.id})
+            old.broadcast()
+        await table.start(host)
+        return table
 
     async def durable(self, ops: list[Op]) -> bool:
         """Commit ops; whether they are durable. A cancelled caller still waits for the outcome,

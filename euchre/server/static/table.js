@@ -967,8 +967,37 @@
     dl.append(el("a", { href: base + "?format=toml", download: `euchre-${d.table || tableId}.toml`, text: "Download record (TOML)" }));
     dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
     box.append(dl);
+    box.append(rematchRow(d));
     box.append(el("div", { class: "small", style: "margin-top:0.5rem" }, el("a", { href: "/", text: "New game" }), " \u00b7 ", el("a", { href: "/games", text: "All games" })));
     return box;
+  }
+
+  /** A rematch: the same seats and rules. A seat asks for it (or joins the one someone asked for:
+   *  its own link works there); a spectator can watch it. */
+  function rematchRow(d) {
+    const row = el("div", { id: "rematch-row" });
+    const seat = S.seat !== null && token && Array.isArray(d.seats) && d.seats[S.seat] && d.seats[S.seat].kind === "human";
+    if (d.rematch) {
+      const href = `/table/${encodeURIComponent(d.rematch)}` + (seat ? `#token=${encodeURIComponent(token)}` : "");
+      row.append(el("a", { class: "button-link", id: "rematch-join", href: href, text: seat ? "Join the rematch" : "Watch the rematch" }));
+      return row;
+    }
+    if (!seat) return row;
+    const button = el("button", { class: "primary", id: "rematch-button", type: "button", text: "Rematch" });
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      fetch(`/api/tables/${encodeURIComponent(d.table || tableId)}/rematch`, {
+        method: "POST", headers: { Authorization: `Bearer ${token}` },
+      }).then((r) => r.json().then((body) => ({ ok: r.ok, body })))
+        .then(({ ok, body }) => {
+          if (ok && body.url) { window.location.assign(body.url); return; }
+          button.disabled = false;
+          row.append(el("div", { class: "small error", text: (body && body.message) || "The rematch could not be started." }));
+        })
+        .catch(() => { button.disabled = false; });
+    });
+    row.append(button);
+    return row;
   }
 
   function summaryTitle(d, p) {
