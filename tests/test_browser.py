@@ -280,14 +280,20 @@ def test_new_player_plays_a_hand_from_the_start_page(pages: Pages) -> None:
     play(page, lambda s: len(taken) == 3, timeout=60, observe=observe)
 
 
-def test_two_friends_play_at_one_table(pages: Pages) -> None:
+def open_friends_lobby(pages: Pages, name: str) -> Page:
+    """The home page's "open a table for friends", as the host: the page of seat links."""
     a = pages.page()
     a.goto("/")
     a.wait_for_selector("#preset option", state="attached")
-    a.fill("#name", "Ana")
+    a.fill("#name", name)
     a.select_option("#level", LEVEL)
     a.click("#open-friends")
     a.wait_for_selector("#friends-result:not(.hidden)")
+    return a
+
+
+def test_two_friends_play_at_one_table(pages: Pages) -> None:
+    a = open_friends_lobby(pages, "Ana")
     links = a.eval_on_selector_all("input.seat-link",
                                    "els => els.map((e) => ({seat: Number(e.dataset.seat), url: e.value}))")
     assert sorted(x["seat"] for x in links) == [1, 2, 3]
@@ -883,13 +889,7 @@ def test_connection_lost_banner_and_no_acting_until_back(pages: Pages, tmp_path:
 def test_host_on_the_links_page_is_present_for_friends(pages: Pages) -> None:
     """The links page holds the host's seat: a friend who opens their link sees the host there
     (not "away") before the host ever opens their own seat's page."""
-    a = pages.page()
-    a.goto("/")
-    a.wait_for_selector("#preset option", state="attached")
-    a.fill("#name", "Ana")
-    a.select_option("#level", LEVEL)
-    a.click("#open-friends")
-    a.wait_for_selector("#friends-result:not(.hidden)")
+    a = open_friends_lobby(pages, "Ana")
     a.wait_for_function("() => document.getElementById('host-state').classList.contains('joined')")
     table_id = a.evaluate("() => new URL(document.getElementById('watch-link').value).pathname.split('/').pop()")
     partner = a.eval_on_selector("input.seat-link[data-seat='2']", "e => e.value")
