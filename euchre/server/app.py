@@ -197,6 +197,7 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
                 if config.connect_limit > 0 else None)
     creates = RateLimiter(config.create_limit, config.create_burst, clock) if config.create_limit > 0 else None
     hints = RateLimiter(config.hint_limit, config.hint_burst, clock) if config.hint_limit > 0 else None
+    refused_origins: set[str] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -414,6 +415,13 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         origin = ws.headers.get("origin")
         server = ws.scope.get("server")
         if origin is not None and not _origin_ok(origin, tuple(server) if server else None, allowed):
+            if len(refused_origins) < 100 and origin[:200] not in refused_origins:
+                # Said once per origin: a page reached by a name the server cannot know (a LAN
+                # host name, a proxy's domain) needs --allow-origin.
+                refused_origins.add(origin[:200])
+                log.warning("refused a game socket from the origin %s; if that is this server's own address, "
+                            "start it with --allow-origin %s", origin[:200], origin[:200],
+                            extra={"ctx": {"event": "origin refused", "origin": origin[:200]}})
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
