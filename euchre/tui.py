@@ -60,6 +60,7 @@ Commands:
   call h, h       name hearts as trump (c d h s);  call h alone, h alone
   show            show the table again
   last            the last trick: who played what, and who won it
+  score           the score hand by hand
   hint            each choice with the points the strongest bot expects from it
   help, ?         this help
   quit            save the game and stop (Ctrl-C or Ctrl-D does the same)"""
@@ -69,6 +70,7 @@ HELP_WORDS = frozenset({"help", "?", "commands"})
 SHOW_WORDS = frozenset({"show", "table", "look", "board"})
 HINT_WORDS = frozenset({"hint", "hints", "advice"})
 LAST_WORDS = frozenset({"last", "last trick"})
+SHEET_WORDS = frozenset({"score", "scores", "history", "sheet"})
 
 HintFn = Callable[[PlayerView], Sequence[Any]]
 """Evaluates a view: items with ``action`` and ``points`` (expected points), best first, as
@@ -483,6 +485,33 @@ def hint_text(view: PlayerView, evaluations: Sequence[Any]) -> Text:
     return out
 
 
+def score_sheet(game: Game, seat: int | None, names: Sequence[str]) -> Table | Text:
+    """The score hand by hand: who dealt and made each finished hand (trump, alone), each side's
+    points and the running score."""
+    view = PlayerView.of(game.hands[-1], seat, game=game)
+    done = [(i, h) for i, h in enumerate(game.hands) if h.is_over and h.points is not None]
+    if not done:
+        return Text("No hand has finished yet.")
+    table = Table(title="Score by hand", title_style="bold", box=None, pad_edge=False)
+    table.add_column("hand", justify="right")
+    table.add_column("made by")
+    sides = range(game.rules.sides)
+    for side in sides:
+        table.add_column(side_words(view, side, names)[0], justify="right")
+    running = list(game.initial_scores)
+    for i, h in done:
+        assert h.points is not None
+        running = [a + b for a, b in zip(running, h.points, strict=True)]
+        if h.maker is None or h.trump is None:
+            made = Text("thrown in", style="dim")
+        else:
+            made = Text(f"{names[h.maker]} ") + _suit_text(h.trump) + Text(" alone" if h.alone else "")
+        cells = [Text(f"+{p}  {running[s]}" if p > 0 else f"\u2013  {running[s]}", style="bold" if p > 0 else "")
+                 for s, p in enumerate(h.points)]
+        table.add_row(str(i + 1), made, *cells)
+    return table
+
+
 def last_trick_text(game: Game, seat: int | None, names: Sequence[str]) -> Text:
     """The last trick played, this hand's or else the previous hand's: every card by who played
     it, in order, and who won it ("Last trick (trick 3): West 9♥, North A♥, ... North won it")."""
@@ -525,6 +554,9 @@ def _ask_human(
             continue
         if word in LAST_WORDS:
             console.print(last_trick_text(game, seat, names))
+            continue
+        if word in SHEET_WORDS:
+            console.print(score_sheet(game, seat, names))
             continue
         if word in HINT_WORDS:
             if hint_fn is None:

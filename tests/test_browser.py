@@ -962,6 +962,11 @@ def test_rematch_from_the_game_over_box(pages: Pages) -> None:
     wait_connected(page)
     play(page, lambda s: s["status"] == "over", timeout=60)
     page.wait_for_selector("#rematch-button")
+    # The score sheet lists the finished hand and the game-over box charts the scores.
+    rows = page.eval_on_selector_all("#score-table tbody tr", "rs => rs.map((r) => r.innerText)")
+    assert len(rows) == len(page.evaluate("() => window.euchreTable.state.d.history")) >= 1, rows
+    assert re.match(r"1\s", rows[0]), rows
+    assert page.locator("#score-chart polyline").count() == 2
     pages.shot(page, "over-with-rematch")
     page.click("#rematch-button")
     elsewhere = r"/table/(?!" + re.escape(t["id"]) + r")[A-Za-z0-9_-]+#token="

@@ -612,3 +612,24 @@ def test_a_short_pause_instead_of_a_key(monkeypatch: pytest.MonkeyPatch) -> None
     assert play_terminal(game, 0, bots_for(game, 0), console(), scripted([]), delay=0.15, hand_pause=1.5) == "finished"
     assert slept.count(1.5) == len(game.hands) - 1  # every hand's end but the last
     assert slept.count(0.15) > 0
+
+
+def test_score_shows_the_sheet_hand_by_hand() -> None:
+    game = Game(Rules(), seed=21)
+    con = console()
+    asked: list[int] = []
+
+    def then() -> str:
+        if game.hand_number >= 2 and not asked:
+            asked.append(game.hand_number)
+            return "score"
+        return "1"
+
+    assert play_terminal(game, 0, bots_for(game, 0), con, scripted(["score"], then)) == "finished"
+    out = con.export_text()
+    assert "No hand has finished yet." in out
+    sheet = out[out.index("Score by hand"):]
+    rows = [ln for ln in sheet.splitlines()[2:] if re.match(r"\s*\d+\s", ln)]
+    assert len(rows) >= 2, sheet[:800]
+    for i, ln in enumerate(rows[:2], start=1):  # hand number, who made it (or thrown in), points and totals
+        assert re.match(rf"\s*{i}\s+(\S+ [♣♦♥♠](\s+alone)?|thrown in)\s+", ln), ln

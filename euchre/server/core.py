@@ -397,6 +397,7 @@ class LiveTable:
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
             "rematch": self.rematch,
+            "history": self._history(g),
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         for seat, host in keys:
@@ -408,6 +409,25 @@ class LiveTable:
             elif prev is not None and prev["actions"]:
                 last = prev["actions"][-1]
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last}
+        return out
+
+    @staticmethod
+    def _history(g: Game | None) -> list[dict[str, Any]]:
+        """The finished hands of the game, public facts only: who dealt and made it, trump,
+        alone, each side's points and the running score (the score sheet and its chart)."""
+        if g is None:
+            return []
+        out = []
+        running = list(g.initial_scores)
+        for i, h in enumerate(g.hands):
+            if not h.is_over or h.points is None:
+                continue
+            running = [a + b for a, b in zip(running, h.points, strict=True)]
+            out.append({"hand": i + 1, "dealer": h.dealer, "maker": h.maker,
+                        "trump": None if h.trump is None else "cdhs"[h.trump],
+                        "alone": bool(h.alone), "thrown_in": bool(h.thrown_in),
+                        "tricks": h.maker_tricks() if h.maker is not None else None,
+                        "points": list(h.points), "scores": running})
         return out
 
     def _frames(self, keys: set[tuple[int | None, bool]]) -> dict[tuple[int | None, bool], str]:

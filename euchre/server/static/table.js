@@ -654,6 +654,64 @@
     return (n > 0.0005 ? "+" : n < -0.0005 ? "\u2212" : "\u00b1") + s;
   }
 
+  /** The score sheet: every finished hand, who made it, each side's points and the running score. */
+  function renderScoreSheet(d) {
+    const box = $("score-sheet");
+    const hist = Array.isArray(d.history) ? d.history : [];
+    const key = JSON.stringify([hist.length, S.seat, (d.seats || []).map((s) => s.name)]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    E.clear(box);
+    if (!hist.length) { box.append(el("span", { class: "muted small", text: "No hand finished yet." })); return; }
+    const sides = sidesOf(d);
+    const table = el("table", { class: "sheet", id: "score-table" });
+    const head = el("tr", null, el("th", { text: "Hand" }), el("th", { text: "Made by" }));
+    sides.forEach((_, i) => head.append(el("th", { text: sideLabel(d, i) })));
+    table.append(el("thead", null, head));
+    const body = el("tbody");
+    for (const h of hist) {
+      const made = el("td");
+      if (h.maker !== null && h.maker !== undefined && h.trump) {
+        made.append(`${whoName(d, h.maker)} `, E.suitSpan(h.trump, false), h.alone ? " alone" : "");
+      } else made.append("thrown in");
+      const tr = el("tr", null, el("td", { text: String(h.hand) }), made);
+      sides.forEach((_, i) => {
+        const p = (h.points || [])[i] || 0;
+        tr.append(el("td", { class: p > 0 ? "gain" : "", text: `${p > 0 ? "+" + p : "\u2013"}  ${(h.scores || [])[i]}` }));
+      });
+      body.append(tr);
+    }
+    table.append(body);
+    box.append(table);
+  }
+
+  /** The two scores over the hands, as a small line chart (SVG; drawn at the end of the game). */
+  function scoreChart(d) {
+    const hist = Array.isArray(d.history) ? d.history : [];
+    const sides = sidesOf(d);
+    const NS = "http://www.w3.org/2000/svg";
+    const w = 260, h = 90, pad = 6;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.setAttribute("class", "score-chart");
+    svg.setAttribute("id", "score-chart");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "the scores over the hands");
+    const top = Math.max(1, d.target || 0, ...hist.flatMap((x) => x.scores || []));
+    const x = (i) => pad + (w - 2 * pad) * (hist.length ? i / hist.length : 0);
+    const y = (v) => h - pad - (h - 2 * pad) * (v / top);
+    sides.forEach((_, si) => {
+      const pts = [[x(0), y(0)]].concat(hist.map((hh, i) => [x(i + 1), y((hh.scores || [])[si] || 0)]));
+      const line = document.createElementNS(NS, "polyline");
+      line.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+      line.setAttribute("class", `side${si % 3}`);
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke-width", "2.5");
+      svg.append(line);
+    });
+    return svg;
+  }
+
   function renderChatForm(d) {
     // The server takes chat from seats of a table waiting or in play only: spectators read it.
     const open = S.welcomed && S.seat !== null && (d.status === "waiting" || d.status === "playing");
@@ -736,6 +794,7 @@
     renderStatus(d);
     renderStart(d);
     renderChatForm(d);
+    renderScoreSheet(d);
     renderBids(d);
     renderHand(d);
     renderInfo(d);
@@ -967,6 +1026,7 @@
     dl.append(el("a", { href: base + "?format=toml", download: `euchre-${d.table || tableId}.toml`, text: "Download record (TOML)" }));
     dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
     box.append(dl);
+    if (Array.isArray(d.history) && d.history.length) box.append(scoreChart(d));
     box.append(rematchRow(d));
     box.append(el("div", { class: "small", style: "margin-top:0.5rem" }, el("a", { href: "/", text: "New game" }), " \u00b7 ", el("a", { href: "/games", text: "All games" })));
     return box;
