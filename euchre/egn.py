@@ -84,16 +84,8 @@ def load(path: str | Path) -> GameRecord:
 def loads_match(text: str) -> list[GameRecord]:
     """The games of an EMN match file (text), one record each, in order."""
     data = _parse_json(text)
-    want = f'an EMN match file is a JSON object with "fileType": {_json(MATCH_FILE_TYPE)}'
-    if not isinstance(data, dict):
-        raise RecordError(f"not an EMN match file: the top level is {_top_kind(data)}; {want}")
-    if "fileType" not in data:
-        raise RecordError(f"not an EMN match file: there is no fileType field; {want}")
-    ft = data["fileType"]
-    if ft == FILE_TYPE:
-        raise RecordError("this is an EGN file of one game, not a match; read it with euchre.egn.load")
-    if ft != MATCH_FILE_TYPE:
-        raise RecordError(f"not an EMN match file: fileType is {_shown(ft)}; {want}")
+    _check_file_type(data, "an EMN match file", MATCH_FILE_TYPE, "is a JSON object with",
+                     FILE_TYPE, "this is an EGN file of one game, not a match; read it with euchre.egn.load")
     _check_version(data, _MATCH_VERSION_RE, "EMN", "1.0")
     meta = data.get("metadata")
     if not isinstance(meta, dict):
@@ -155,18 +147,25 @@ def _parse_json(text: str) -> Any:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
 
 
+def _check_file_type(data: Any, kind: str, file_type: str, shape: str, other: str, other_words: str) -> None:
+    """``data`` is a JSON object whose ``fileType`` is ``file_type``; else a RecordError saying
+    what it is instead (``other``, the sibling format, gets ``other_words``)."""
+    want = f'{kind} {shape} "fileType": {_json(file_type)}'
+    if not isinstance(data, dict):
+        raise RecordError(f"not {kind}: the top level is {_top_kind(data)}; {want}")
+    if "fileType" not in data:
+        raise RecordError(f"not {kind}: there is no fileType field; {want}")
+    ft = data["fileType"]
+    if ft == other:
+        raise RecordError(other_words)
+    if ft != file_type:
+        raise RecordError(f"not {kind}: fileType is {_shown(ft)}; {want}")
+
+
 def from_dict(data: Any) -> GameRecord:
     """A game record from parsed EGN JSON (see :func:`loads`)."""
-    want = f'an EGN file is a JSON object that starts with "fileType": {_json(FILE_TYPE)}'
-    if not isinstance(data, dict):
-        raise RecordError(f"not an EGN file: the top level is {_top_kind(data)}; {want}")
-    if "fileType" not in data:
-        raise RecordError(f"not an EGN file: there is no fileType field; {want}")
-    ft = data["fileType"]
-    if ft == MATCH_FILE_TYPE:
-        raise RecordError("this is an EMN match file, not a single game; read it with euchre.egn.load_match")
-    if ft != FILE_TYPE:
-        raise RecordError(f"not an EGN file: fileType is {_shown(ft)}; {want}")
+    _check_file_type(data, "an EGN file", FILE_TYPE, "is a JSON object that starts with", MATCH_FILE_TYPE,
+                     "this is an EMN match file, not a single game; read it with euchre.egn.load_match")
     version = _check_version(data, _VERSION_RE, "EGN", "1.0 to 1.4")
     meta = data.get("metadata")
     if not isinstance(meta, dict):

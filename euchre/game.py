@@ -104,6 +104,17 @@ class Game:
         """Finished hands that were played (not thrown in)."""
         return sum(1 for h in self.hands if h.is_over and not h.thrown_in)
 
+    def score_sheet(self) -> list[tuple[int, State, tuple[int, ...]]]:
+        """Every finished hand, in order, with the score after it: ``(index, hand, scores)``
+        (the score sheet the terminal and the browser show)."""
+        out = []
+        running = self.initial_scores
+        for i, h in enumerate(self.hands):
+            if h.is_over and h.points is not None:
+                running = tuple(a + b for a, b in zip(running, h.points, strict=True))
+                out.append((i, h, running))
+        return out
+
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act; empty when the game is over."""
         return [] if self.is_over else self.state.legal_actions()

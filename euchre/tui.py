@@ -489,7 +489,7 @@ def score_sheet(game: Game, seat: int | None, names: Sequence[str]) -> Table | T
     """The score hand by hand: who dealt and made each finished hand (trump, alone), each side's
     points and the running score."""
     view = PlayerView.of(game.hands[-1], seat, game=game)
-    done = [(i, h) for i, h in enumerate(game.hands) if h.is_over and h.points is not None]
+    done = game.score_sheet()
     if not done:
         return Text("No hand has finished yet.")
     table = Table(title="Score by hand", title_style="bold", box=None, pad_edge=False)
@@ -498,10 +498,8 @@ def score_sheet(game: Game, seat: int | None, names: Sequence[str]) -> Table | T
     sides = range(game.rules.sides)
     for side in sides:
         table.add_column(side_words(view, side, names)[0], justify="right")
-    running = list(game.initial_scores)
-    for i, h in done:
+    for i, h, running in done:
         assert h.points is not None
-        running = [a + b for a, b in zip(running, h.points, strict=True)]
         if h.maker is None or h.trump is None:
             made = Text("thrown in", style="dim")
         else:

@@ -263,6 +263,16 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             raise ApiError.of(config.abandoned())
         return table
 
+    def bearer(authorization: str | None) -> str:
+        return (authorization or "").removeprefix("Bearer ").strip()
+
+    def seat_of(table: LiveTable, token: str) -> int:
+        """The seat of the ``Authorization`` token at this table, or 403."""
+        seat = table.seat_of(token) if token else None
+        if seat is None:
+            raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+        return seat
+
     def limit_creates(request: Request) -> None:
         """Creating or starting a table costs a token of the client address's bucket; without
         one the answer is 429 with ``Retry-After``, and nothing is created."""
@@ -337,12 +347,10 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     async def start_table(table_id: str, request: Request,
                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         limit_creates(request)
-        token = (authorization or "").removeprefix("Bearer ").strip()
+        token = bearer(authorization)
         for _ in range(3):  # again if the table was put away (idle) between the get and the start
             table = await table_or_404(request, table_id)
-            seat = table.seat_of(token) if token else None
-            if seat is None:
-                raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+            seat = seat_of(table, token)
             try:
                 await table.start(seat)
             except Unloaded:
@@ -358,11 +366,9 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         """A new game for the same seats and rules, once this one is over (see ``Hub.rematch``);
         every seat's link works at the new table with its own token."""
         limit_creates(request)
-        token = (authorization or "").removeprefix("Bearer ").strip()
+        token = bearer(authorization)
         table = await table_or_404(request, table_id)
-        seat = table.seat_of(token) if token else None
-        if seat is None:
-            raise ApiError(403, "forbidden", "a seat token of this table is needed (Authorization: Bearer TOKEN)")
+        seat = seat_of(table, token)
         client = client_key(request.client.host if request.client else None)
         try:
             new = await hub_of(request).rematch(table, seat, client)

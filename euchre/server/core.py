@@ -35,6 +35,7 @@ from euchre import notation
 from euchre.actions import Action
 from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
+from euchre.cards import Suit
 from euchre.describe import action_words
 from euchre.errors import EuchreError
 from euchre.game import Game
@@ -295,6 +296,8 @@ class LiveTable:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_failures = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self._sheet: tuple[int, list[dict[str, Any]]] | None = None
+        """The score sheet of the finished hands, and how many there were (see :meth:`_history`)."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
         self.client: str | None = None
@@ -411,24 +414,22 @@ class LiveTable:
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last}
         return out
 
-    @staticmethod
-    def _history(g: Game | None) -> list[dict[str, Any]]:
+    def _history(self, g: Game | None) -> list[dict[str, Any]]:
         """The finished hands of the game, public facts only: who dealt and made it, trump,
-        alone, each side's points and the running score (the score sheet and its chart)."""
+        alone, each side's points and the running score (the score sheet and its chart). Built
+        once per finished hand, not at every broadcast."""
         if g is None:
             return []
-        out = []
-        running = list(g.initial_scores)
-        for i, h in enumerate(g.hands):
-            if not h.is_over or h.points is None:
-                continue
-            running = [a + b for a, b in zip(running, h.points, strict=True)]
-            out.append({"hand": i + 1, "dealer": h.dealer, "maker": h.maker,
-                        "trump": None if h.trump is None else "cdhs"[h.trump],
-                        "alone": bool(h.alone), "thrown_in": bool(h.thrown_in),
-                        "tricks": h.maker_tricks() if h.maker is not None else None,
-                        "points": list(h.points), "scores": running})
-        return out
+        sheet = g.score_sheet()
+        if self._sheet is None or self._sheet[0] != len(sheet):
+            self._sheet = (len(sheet), [
+                {"hand": i + 1, "dealer": h.dealer, "maker": h.maker,
+                 "trump": None if h.trump is None else Suit(h.trump).letter,
+                 "alone": bool(h.alone), "thrown_in": bool(h.thrown_in),
+                 "tricks": h.maker_tricks() if h.maker is not None else None,
+                 "points": list(h.points or ()), "scores": list(scores)}
+                for i, h, scores in sheet])
+        return self._sheet[1]
 
     def _frames(self, keys: set[tuple[int | None, bool]]) -> dict[tuple[int | None, bool], str]:
         return {k: _frame("state", v=self.version, d=d) for k, d in self._data(keys).items()}

@@ -1219,7 +1219,9 @@
   function restoreFocus(container, action) {
     if (!action) return;
     const target = container.querySelector(`[data-action="${CSS.escape(action)}"]`);
-    if (target && !target.disabled) target.focus();
+    // Without scrolling: a re-render must never move the page (on a phone the side panels below
+    // make the main area scrollable, and a focus() there would scroll the table away).
+    if (target && !target.disabled) target.focus({ preventScroll: true });
   }
 
   function renderBids(d) {
