@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
-from euchre.cards import Card, Suit, left_bower, right_bower
+from euchre.cards import EFFECTIVE, Card, Suit, left_bower, right_bower
 from euchre.state import Phase
 from euchre.view import PlayerView
 
 __all__ = ["card_words", "action_words", "action_parts", "move_words", "move_parts", "hand_result_words",
-           "hand_result_parts", "side_words", "object_form", "joined", "Part"]
+           "hand_result_parts", "side_words", "object_form", "joined", "Part", "missing_choice_parts",
+           "missing_choice_words"]
 
 Part = str | Card | Suit
 """A piece of a phrase: plain text, a card or a suit."""
@@ -252,3 +253,46 @@ def hand_result_words(view: PlayerView, names: Sequence[str]) -> str:
     all 5 tricks): You and North score 4"``, ``"West and East were euchred (spades, made by East;
     2 tricks): You and North score 2"``, ``"everyone passed, so the hand is thrown in: ..."``."""
     return joined(hand_result_parts(view, names), view.trump)
+
+
+# --- choices the rules take away --------------------------------------------------------------------
+def missing_choice_parts(view: PlayerView) -> list[list[Part]]:
+    """Why a choice a player might look for is not offered now, one sentence each, for the seat
+    to act (nothing for anyone else): the rule that removes it ("As the dealer's partner you may
+    order up only by going alone (Canadian loner)", "You must follow hearts: ...")."""
+    if view.seat is None or view.seat != view.to_act or not view.legal_actions:
+        return []
+    r, seat = view.rules, view.seat
+    out: list[list[Part]] = []
+    alone_missing = not r.going_alone and r.players == 4
+    if view.phase is Phase.BID1:
+        if r.canadian_loner and r.players == 4 and seat == (view.dealer + 2) % 4:
+            out.append(["The dealer's partner may order up only by going alone (Canadian loner)."])
+        if alone_missing:
+            out.append(["Going alone is not allowed in these rules."])
+    elif view.phase is Phase.BID2:
+        if view.up_card.suit is not None:
+            out.append(["The turned-down suit, ", view.up_card.suit, ", cannot be named."])
+        if r.stick_the_dealer and seat == view.dealer:
+            out.append(["Stick the dealer: everyone else passed, so you must name a trump."])
+        if alone_missing:
+            out.append(["Going alone is not allowed in these rules."])
+    elif view.phase is Phase.DISCARD:
+        if not r.dealer_may_discard_up_card and view.up_card in view.hand:
+            out.append(["These rules do not let you bury the card you picked up, ", view.up_card, "."])
+    elif view.phase is Phase.PLAY and view.trick and len(view.legal_actions) < len(view.hand):
+        assert view.trump is not None
+        trump = int(view.trump)
+        led = EFFECTIVE[trump][view.trick[0][1]]
+        parts: list[Part] = ["You must follow the suit led, ", "trump" if led == trump else Suit(led), "."]
+        left = left_bower(trump)
+        if led != trump and left in view.hand and left.suit == led:
+            parts += [" Remember: ", left, " is a trump, not one of the ", Suit(led), "."]
+        out.append(parts)
+    return out
+
+
+def missing_choice_words(view: PlayerView) -> list[str]:
+    """:func:`missing_choice_parts` as plain sentences (cards named, bowers as bowers)."""
+    trump = None if view.trump is None else int(view.trump)
+    return [joined(p, trump) for p in missing_choice_parts(view)]

@@ -13,15 +13,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from euchre.actions import Action
+from euchre.actions import Action, Kind
+from euchre.cards import EFFECTIVE, POWER, Card, deck_cards
 from euchre.errors import IllegalActionError
 from euchre.rules import Rules
-from euchre.state import Deal, State
+from euchre.state import Deal, Phase, State
 
 if TYPE_CHECKING:
     from euchre.view import PlayerView
 
-__all__ = ["Game"]
+__all__ = ["Game", "certain_sweep"]
 
 Clock = Callable[[], float]
 
@@ -69,6 +70,9 @@ class Game:
         """Seconds since the start, read at the end of each finished hand."""
         self.hands: list[State] = [self._new_hand(0, dealer)]
         self.winners: tuple[int, ...] = ()
+        self.claims: list[tuple[int, int, int]] = []
+        """Each claim of this session: ``(seat, first, end)``, the actions it played as indexes into
+        :meth:`actions`. A take-back never reaches into a claim (the claimer played those cards)."""
 
     # --- hands ----------------------------------------------------------------------------------
     def _new_hand(self, index: int, dealer: int) -> State:
@@ -176,7 +180,120 @@ class Game:
                 self.scores[side] -= p
             self.elapsed.pop()
             self.winners = ()
-        return hand.pop()
+        action = hand.pop()
+        if self.claims and self.claims[-1][2] > self.action_count:
+            self.claims.pop()  # taking back into a claim takes the whole claim back
+        return action
+
+    # --- claims and take-backs -------------------------------------------------------------------
+    def claim_line(self) -> list[Action] | None:
+        """The rest of this hand as a claim plays it, or ``None`` when the seat to act may not claim.
+
+        A claim is possible in trick play, with at least two tricks still to finish, when the seat
+        to act can see that it wins every one of them itself, wherever the cards it cannot see
+        are and however the others play (:func:`certain_sweep`: what a player at the table may
+        claim, so a claim tells nobody anything the cards do not). The line plays the claimer's
+        side as the exact solver does and the others' first legal card; any other line of the
+        others would end the same way, so a claim never changes a hand's result, only ends it
+        sooner. Nothing is changed.
+        """
+        hand = self.state
+        if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
+            return None
+        if not certain_sweep(self.view(hand.to_act)):
+            return None
+        from euchre.solver import thread_solver
+
+        solver = thread_solver()
+        makers = hand.side_of(hand.to_act) == hand.side_of(hand.maker)  # type: ignore[arg-type]
+        if not solver.sweeps(hand, makers):  # pragma: no cover - certain_sweep is the stricter test
+            return None
+        s = hand.copy()
+        base, done = hand.maker_tricks(), len(hand.tricks)
+
+        def keeps(after: State) -> bool:
+            # every trick finished since the claim went to the claimers, and the rest still will
+            taken = after.maker_tricks() - base
+            if taken != (len(after.tricks) - done if makers else 0):
+                return False
+            return after.is_over or solver.sweeps(after, makers)
+
+        line: list[Action] = []
+        while not s.is_over:
+            legal = s.legal_actions()
+            choice = legal[0]
+            if (s.side_of(s.to_act) == s.side_of(s.maker)) == makers:  # type: ignore[arg-type]
+                for a in legal:
+                    s._push(a)
+                    ok = keeps(s)
+                    s.pop()
+                    if ok:
+                        choice = a
+                        break
+            s._push(choice)
+            line.append(choice)
+        return line
+
+    def can_claim(self) -> bool:
+        """Whether the seat to act may claim the rest of the tricks (see :meth:`claim_line`)."""
+        return self.claim_line() is not None
+
+    def claim(self) -> list[Action]:
+        """Claim the rest of the tricks for the side of the seat to act: the hand is played out at
+        once (see :meth:`claim_line`) and scored. Returns the actions played; raises
+        :class:`~euchre.errors.IllegalActionError`, changing nothing, when the claim is not sure."""
+        line = self.claim_line()
+        if line is None:
+            raise IllegalActionError(self.no_claim_reason())
+        seat, first = self.to_act, self.action_count
+        for a in line:
+            self._push(a)
+        self.claims.append((seat, first, first + len(line)))
+        return line
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the game holds (``len(self.actions())``, without building the list)."""
+        return sum(len(h.history) for h in self.hands)
+
+    def no_claim_reason(self) -> str:
+        """Why the seat to act may not claim now, in words (for a player who asked to)."""
+        hand = self.state
+        if self.is_over:
+            return "the game is over; there is nothing to claim"
+        if hand.phase is not Phase.PLAY:
+            return f"a claim is made during the play of the cards, not {hand.phase_words()}"
+        if hand.rules.hand_size - len(hand.tricks) < 2:
+            return "only the last trick is left: play its card"
+        return "the rest of the tricks are not certain to be yours: play on"
+
+    def undo_steps(self, seat: int) -> int:
+        """How many actions :meth:`undo` would take back for ``seat``: everything from ``seat``'s
+        last card, if that card is in this hand or the hand just finished and was not played by a
+        claim; 0 when there is none (or the game is over: a finished game is final)."""
+        if self.is_over:
+            return 0
+        steps = 0
+        reach = self.action_count - (self.claims[-1][2] if self.claims else 0)
+        for hand in reversed(self.hands[-2:]):
+            for actor, a in zip(reversed(hand.seats), reversed(hand.history), strict=True):
+                steps += 1
+                if steps > reach:
+                    return 0
+                if actor == seat and a.kind is Kind.PLAY:
+                    return steps
+        return 0
+
+    def undo(self, seat: int) -> list[Action]:
+        """Take back ``seat``'s last card and every action after it (a practice game against
+        computer players); returns the actions taken back, in the order they were played. Raises
+        :class:`~euchre.errors.IllegalActionError`, changing nothing, when there is no card to
+        take back."""
+        steps = self.undo_steps(seat)
+        if not steps:
+            raise IllegalActionError("there is no card of yours to take back"
+                                     + (" (the game is over)" if self.is_over else " in this hand"))
+        return [self.pop() for _ in range(steps)][::-1]
 
     # --- views ----------------------------------------------------------------------------------
     def view(self, seat: int | None, hand: int = -1) -> PlayerView:
@@ -220,9 +337,62 @@ class Game:
         g.elapsed = self.elapsed[:]
         g.hands = [h.copy() for h in self.hands]
         g.winners = self.winners
+        g.claims = self.claims[:]
         return g
 
     def actions(self) -> list[Action]:
         """Every action of the game in order."""
         return [a for h in self.hands for a in h.history]
 
+
+
+def certain_sweep(view: PlayerView) -> bool:
+    """Whether the seat of ``view`` (to act, in trick play) wins every trick still to finish by
+    itself, wherever the cards it cannot see are (any other seat might hold any of them) and
+    however everyone else plays: the test a player applies before claiming.
+
+    It wins the trick in progress with a card that beats what is on the table and anything the
+    players still to play could hold; then it leads its trumps, each above every trump it cannot
+    see, and there are no more unseen trumps than its trumps (so they are all drawn); then its
+    other cards, each above every unseen card of its suit. A sufficient test, not a complete one
+    (it ignores what the voids shown in play prove), so a claim is never wrong.
+    """
+    if view.seat is None or view.phase is not Phase.PLAY or view.trump is None or view.to_act != view.seat:
+        return False
+    t = int(view.trump)
+    eff, pw = EFFECTIVE[t], POWER[t]
+    seen = set(view.hand) | set(view.played)
+    unseen = [c for c in deck_cards(view.rules.deck) if c not in seen]
+    unseen_trumps = [pw[c] for c in unseen if eff[c] == t]
+    top_unseen = {suit: max((pw[c] for c in unseen if eff[c] == suit), default=-1) for suit in range(5)}
+    hand = list(view.hand)
+
+    def leads_win(cards: list[Card]) -> bool:
+        trumps = [c for c in cards if eff[c] == t]
+        others = [c for c in cards if eff[c] != t]
+        if trumps and unseen_trumps and min(pw[c] for c in trumps) < max(unseen_trumps):
+            return False
+        if others and len(unseen_trumps) > len(trumps):
+            return False
+        return all(pw[c] > top_unseen[eff[c]] for c in others)
+
+    if not view.trick:
+        return leads_win(hand)
+    led = eff[view.trick[0][1]]
+    on_table = [c for _, c in view.trick]
+    active = view.players - len(view.sitting_out)
+    later = active - len(view.trick) - 1
+    for action in view.legal_actions:
+        c = action.card
+        assert c is not None
+        if eff[c] == t:
+            wins = all(pw[c] > pw[x] for x in on_table if eff[x] == t) and (
+                not later or not unseen_trumps or pw[c] > max(unseen_trumps))
+        elif eff[c] == led:
+            wins = (not any(eff[x] == t for x in on_table) and all(pw[c] > pw[x] for x in on_table if eff[x] == led)
+                    and (not later or (not unseen_trumps and pw[c] > top_unseen[led])))
+        else:
+            wins = False
+        if wins and leads_win([x for x in hand if x != c]):
+            return True
+    return False

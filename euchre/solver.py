@@ -388,6 +388,19 @@ class Solver:
             return 1 if at_least(1) else 0
         return 0
 
+    def sweeps(self, state: State, makers: bool) -> bool:
+        """Whether the makers (``makers=True``) or the defenders take every trick still to be
+        finished, the current one included, whatever the other side plays: the test behind a
+        claim (:meth:`euchre.game.Game.claim`). One null-window search."""
+        if state.phase is not Phase.PLAY:
+            return False
+        hands, nxt, maker, nactive, nt, left = self._setup(state)
+        need = left if makers else 1
+        v = _search(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
+                    nt, state.to_act, left, need - 1, need, self._tt_key, self._tt_gen, self._tt_lo,
+                    self._tt_hi, self._gen, self._buf, self._fr)
+        return int(v) >= left if makers else int(v) < 1
+
     def action_outcomes(self, state: State) -> dict[Action, int]:
         """Like :meth:`action_values`, but each value only as exact as scoring needs (see
         :meth:`outcome`): much faster, the same points."""
