@@ -21,6 +21,7 @@ from typing import Any
 from euchre import notation
 from euchre.actions import Kind
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
+from euchre.bots.persona import computer_names
 from euchre.errors import BotProtocolError, RecordError, RulesError
 from euchre.game import Game
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
@@ -149,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
                                "opponents. euchre play --resume NAME (or its number) continues one. Finished "
                                "games are archived in the games folder of the data directory.")
 
+    prefs = sub.add_parser("settings", help="show or change your settings for euchre play",
+                           description="Your settings for euchre play, kept in settings.toml in the data "
+                                       "directory: speed (slow, normal, fast, instant or auto), hints, autoplay "
+                                       "(play a forced card without asking), confirm-alone (ask before going "
+                                       "alone) and four-colour (diamonds blue, clubs green). With no argument, "
+                                       "shows them; euchre settings speed=fast hints=off changes them. An option "
+                                       "of euchre play (--speed, --no-hints) overrides a setting for one game.")
+    prefs.add_argument("changes", nargs="*", metavar="NAME=VALUE", help="settings to change, such as speed=fast")
+    prefs.add_argument("--reset", action="store_true", help="go back to the default settings")
+
     sim = sub.add_parser("simulate", help="bots play each other; prints statistics",
                          description="Bots play each other and the statistics per side are printed. Timed games "
                                      "use a simulated clock of 2.5 minutes a hand.")
@@ -197,6 +208,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
     rep.add_argument("file", type=Path)
     rep.add_argument("--quiet", action="store_true", help="only check the record and print the result")
+    rep.add_argument("--step", action="store_true",
+                     help="step through the game action by action with every hand face up "
+                          "(Enter or n next, b back, h N hand N, e end, q quit)")
+    rep.add_argument("--analyze", action="store_true",
+                     help="with --step: show each decision's mark from a quick review (see euchre analyze)")
 
     conv = sub.add_parser("convert", help="convert a record between our format (.toml) and EGN (.egn/.json)")
     conv.add_argument("input", type=Path)
@@ -245,10 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--log-format", default="text", choices=["text", "json"], metavar="FORMAT",
                      help="log lines for people (text, default) or one JSON object a line (json)")
 
-    ru = sub.add_parser("rules", help="list presets and switches, or show one preset",
+    ru = sub.add_parser("rules", help="list presets and switches, or explain one preset; how to play",
                         description="Without PRESET: the presets and every switch with its value in the american "
-                                    "preset. With PRESET (a name or alias): that preset's value of every switch.")
+                                    "preset. With PRESET (a name or alias) and any switches: those rules in plain "
+                                    "words, then the value of every switch. --how-to-play: a short lesson for a "
+                                    "first game.")
     ru.add_argument("preset", nargs="?", default=None, metavar="PRESET")
+    ru.add_argument("--how-to-play", action="store_true", help="print how to play Euchre, for a first game")
+    _add_rule_options(ru)
 
     p.subcommands = dict(sub.choices)
     return p
@@ -278,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_play(args, parser)
         if args.command == "games":
             return _cmd_games()
+        if args.command == "settings":
+            return _cmd_settings(args, parser)
         if args.command == "simulate":
             return _cmd_simulate(args, parser)
         if args.command == "arena":
@@ -363,12 +385,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 # --- play ----------------------------------------------------------------------------------------
-def _seat_names(players: int, human: int, name: str) -> list[str]:
-    around = {4: ["West", "North", "East"], 3: ["Left", "Right"], 2: ["Opponent"]}[players]
+def _seat_names(players: int, human: int, name: str, level: str | None = None, seed: int | None = None) -> list[str]:
+    """The human's name at ``human`` and a computer player's first name at every other seat
+    (from ``level``'s cast: :mod:`euchre.bots.persona`); without a level, where they sit."""
     names = [""] * players
     names[human] = name
-    for i, other in enumerate(around, start=1):
-        names[(human + i) % players] = other
+    others = [(human + i) % players for i in range(1, players)]
+    if level is not None:
+        cast = computer_names(level, others, seed=seed, taken=[name])
+        for seat in others:
+            names[seat] = cast[seat]
+        return names
+    around = {4: ["West", "North", "East"], 3: ["Left", "Right"], 2: ["Opponent"]}[players]
+    for seat, other in zip(others, around, strict=True):
+        names[seat] = other
     return names
 
 
@@ -408,7 +438,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``euchre play``: a new game or a saved one, saved again on quit (see :mod:`euchre.saves`)."""
     from rich.console import Console
 
-    from euchre import saves
+    from euchre import saves, settings
     from euchre.bots.levels import level_bot
 
     if args.level is not None and args.bots is not None:
@@ -442,9 +472,9 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.exit(2, f"euchre: error: --seat: must be 0..{rules.players - 1} for {rules.players} players\n")
         human = args.seat
         game = Game(rules, seed=args.seed)
-        names = _seat_names(rules.players, human, args.name)
         bot_spec = args.bots or ""
         level = args.level or DEFAULT_LEVEL
+        names = _seat_names(rules.players, human, args.name, "hard" if bot_spec else level, game.seed)
         waiting = saves.list_saves()
         if waiting:
             which = (f"a saved game ({waiting[0].name}; euchre play --resume continues it)" if len(waiting) == 1
@@ -454,11 +484,16 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if bot_spec:
         bots = _make_bots(bot_spec, others, game.seed)
         meta: dict[str, Any] = {"human_seat": human, "bots": bot_spec}
+        levels = {seat: str(getattr(bots[seat], "name", "") or "bot") for seat in others}
     else:
         base = game.seed if game.seed is not None else random.randrange(2**31)
         bots = {seat: level_bot(level, seed=base * 31 + seat) for seat in others}
         meta = {"human_seat": human, "level": level}
-    hint = None if args.no_hints else _hint_function()
+        levels = dict.fromkeys(others, level)
+    prefs, warnings = settings.load()
+    for warning in warnings:
+        console.print(f"[yellow]Settings:[/] {warning}")
+    hint = None if args.no_hints or not prefs.hints else _hint_function()
     if any(getattr(b, "name", "") == "search" for b in bots.values()) or hint is not None:
         with console.status("Preparing the computer players..."):
             _warm_up_solver()
@@ -468,9 +503,11 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     moves_before = len(game.actions())
     # The game is saved here rather than through play_terminal's save_fn, whose message cannot
     # name the file to resume.
-    pace = _pace(args.speed)
+    pace = _pace(args.speed or prefs.speed)
     status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
-                           delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause)
+                           delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,
+                           levels=levels, autoplay=prefs.autoplay, confirm_alone=prefs.confirm_alone,
+                           four_colour=prefs.four_colour)
     try:
         return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
     finally:
@@ -647,6 +684,33 @@ def _save_lines(found: list[SavedGame]) -> list[str]:
         lines += [f"{head}: hand {game.hand_number + 1}, {score}",
                   f"     {rules_words(rules)} ({rules.ending_text()}), opponents: {opponents}"]
     return lines
+
+
+def _cmd_settings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``euchre settings``: show the saved settings, or change some and save them."""
+    from euchre import settings
+
+    current, warnings = settings.load()
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.reset:
+        current = settings.Settings()
+    try:
+        for change in args.changes:
+            current = settings.parse_assignment(current, change)
+    except settings.SettingsError as e:
+        parser.subcommands["settings"].error(str(e))  # type: ignore[attr-defined]
+    if args.reset or args.changes:
+        try:
+            where = settings.save(current)
+        except OSError as e:
+            print(f"euchre: error: could not save the settings: {e}", file=sys.stderr)
+            return 1
+        print(f"Saved in {where}.")
+    width = max(len(name) for name, _, _ in settings.describe(current))
+    for name, value, what in settings.describe(current):
+        print(f"  {name:<{width}}  {value:<8} {what}")
+    return 0
 
 
 def _cmd_games() -> int:
@@ -946,10 +1010,37 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         records = egn.load_match(args.file)
         for k, rec in enumerate(records, 1):
             print(f"{'=' * 30} game {k} of {len(records)} {'=' * 30}")
+            if args.step:
+                if _step_record(rec, str(args.file), args.analyze, more=k < len(records)) == "quit":
+                    return 0
+                continue
             _print_record(rec, str(args.file), args.quiet)
+        return 0
+    if args.step:
+        _step_record(notation.load(args.file), str(args.file), args.analyze)
         return 0
     _print_record(notation.load(args.file), str(args.file), args.quiet)
     return 0
+
+
+def _step_record(rec: notation.GameRecord, source: str, analyze: bool, *, more: bool = False) -> str:
+    """``euchre replay FILE --step``: the record in the step viewer (:mod:`euchre.replay_tui`);
+    ``"quit"`` when the person quit, ``"next"`` when they went on past the end (``more``: another
+    game of a match follows)."""
+    from rich.console import Console
+
+    from euchre.replay import timeline_of_record
+    from euchre.replay_tui import step_through
+
+    try:
+        timeline = timeline_of_record(rec, analyze=analyze)
+    except RecordError as e:
+        raise RecordError(f"{source}: {e}") from None
+    console = Console(highlight=False)
+    title = rec.meta.get("title")
+    console.print(f"{title or source}: {len(timeline.hands)} hands, {len(timeline.steps)} steps; "
+                  f"{timeline.summary}", soft_wrap=True)
+    return step_through(timeline, console=console, more=more)
 
 
 def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
@@ -1096,8 +1187,30 @@ def rules_words(rules: Rules) -> str:
     return best + " with " + " ".join(switches)
 
 
+def _print_sections(sections: Sequence[Any]) -> None:
+    """Titled paragraphs (``euchre.explain.Section``), wrapped to the terminal (at most 88 columns)."""
+    import shutil
+    import textwrap
+
+    width = max(40, min(88, shutil.get_terminal_size((88, 24)).columns - 1))
+    for section in sections:
+        print(section.title)
+        for paragraph in section.paragraphs:
+            print(textwrap.fill(paragraph, width, initial_indent="  ", subsequent_indent="  "))
+        print()
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
-    if args.preset is None:
+    from euchre.explain import how_to_play_sections, rules_sections
+
+    switched = any(getattr(args, f"rule_{f.name}", None) is not None for f in dataclasses.fields(Rules))
+    if args.how_to_play:
+        _print_sections(how_to_play_sections())
+        if args.preset is None and not switched:
+            print("euchre rules PRESET explains the rules of one game: "
+                  f"{_or_list(list(PRESETS))}.")
+            return 0
+    if args.preset is None and not switched:
         print("Presets (euchre play --rules NAME):")
         for name in PRESETS:
             aliases = ", ".join(Rules.aliases(name))
@@ -1108,9 +1221,16 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         for k, words in values.items():
             print(f"  {_switch(k):<32} {words:<{width}}  {_FIELD_DOCS.get(k, '')}")
         return 0
-    rules = Rules.preset(args.preset)
-    name = Rules.resolve_preset(args.preset)
+    if args.preset is not None:
+        args.rules = args.preset
+    rules = rules_from_args(args)
+    name = Rules.resolve_preset(args.rules)
     print(f"{name}: {PRESET_DESCRIPTIONS[name]}")
+    if switched:
+        print(f"with the switches given, the rules are: {rules_words(rules)}")
+    print()
+    _print_sections(rules_sections(rules))
+    print("Switches (euchre play --rules NAME --SWITCH), with these rules' values:")
     american = Rules()
     values = {k: value_words(k, v) for k, v in rules.to_dict().items()}
     width = max(len(v) for v in values.values())

@@ -30,6 +30,7 @@ from euchre.describe import (
     action_parts,
     action_words,
     hand_result_parts,
+    missing_choice_parts,
     move_parts,
     object_form,
     side_words,
@@ -49,7 +50,12 @@ COMPASS = {4: ("South", "West", "North", "East"), 3: ("South", "West", "East"), 
 
 SUIT_STYLES = {Suit.HEARTS: "bold red", Suit.DIAMONDS: "bold red", Suit.CLUBS: "bold blue",
                Suit.SPADES: "bold blue"}
+FOUR_COLOUR_STYLES = {Suit.HEARTS: "bold red", Suit.DIAMONDS: "bold bright_blue", Suit.CLUBS: "bold green",
+                      Suit.SPADES: "bold white"}
+"""The four-colour deck (a setting): no two suits look alike."""
 JOKER_STYLE = "bold magenta"
+_STYLES = [SUIT_STYLES]
+"""The suit colours in use (:func:`play_terminal` switches to the four-colour deck for a game)."""
 
 HELP = """\
 Commands:
@@ -62,6 +68,8 @@ Commands:
   last            the last trick: who played what, and who won it
   score           the score hand by hand
   hint            each choice with the points the strongest bot expects from it
+  claim           claim the rest of the tricks, when they are surely your side's
+  undo            take back your last card (and the computer players' moves after it)
   help, ?         this help
   quit            save the game and stop (Ctrl-C or Ctrl-D does the same)"""
 
@@ -71,6 +79,10 @@ SHOW_WORDS = frozenset({"show", "table", "look", "board"})
 HINT_WORDS = frozenset({"hint", "hints", "advice"})
 LAST_WORDS = frozenset({"last", "last trick"})
 SHEET_WORDS = frozenset({"score", "scores", "history", "sheet"})
+CLAIM_WORDS = frozenset({"claim", "claim the rest"})
+UNDO_WORDS = frozenset({"undo", "take back", "takeback", "back"})
+CLAIM: Literal["claim"] = "claim"
+UNDO: Literal["undo"] = "undo"
 
 HintFn = Callable[[PlayerView], Sequence[Any]]
 """Evaluates a view: items with ``action`` and ``points`` (expected points), best first, as
@@ -89,7 +101,7 @@ def default_names(players: int, human_seat: int | None = None) -> list[str]:
 
 def card_text(card: Card, trump: int | None = None) -> Text:
     """A card coloured by suit (red, blue, the Joker magenta); trumps are underlined."""
-    style = JOKER_STYLE if card.is_joker else SUIT_STYLES[card.suit]  # type: ignore[index]
+    style = JOKER_STYLE if card.is_joker else _STYLES[-1][card.suit]  # type: ignore[index]
     if trump is not None and effective_suit(card, trump) == trump:
         style += " underline"
     return Text(card.symbol(), style=style)
@@ -110,7 +122,7 @@ def _with_card_symbols(message: str) -> Text:
 
 def _suit_text(suit: int) -> Text:
     s = Suit(suit)
-    return Text(f"{s.symbol} {s.word}", style=SUIT_STYLES[s])
+    return Text(f"{s.symbol} {s.word}", style=_STYLES[-1][s])
 
 
 def _parts_text(parts: Sequence[Part], trump: int | None = None) -> Text:
@@ -248,7 +260,7 @@ def _trick_line(view: PlayerView, names: Sequence[str]) -> Text | _Flow:
                  sep=" · ")
 
 
-def _seat_table(view: PlayerView, names: Sequence[str]) -> Table:
+def _seat_table(view: PlayerView, names: Sequence[str], levels: Mapping[int, str] | None = None) -> Table:
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold dim")
     for column in ("seat", "player", "role", "tricks", "this trick"):
         table.add_column(column)
@@ -266,6 +278,8 @@ def _seat_table(view: PlayerView, names: Sequence[str]) -> Table:
         if seat == view.to_act:
             roles.append("to act")
         who = Text(names[seat], style="bold green" if seat == view.seat else "")
+        if levels and seat in levels:
+            who += Text(f" ({levels[seat]})", style="dim")
         card = card_text(played[seat], view.trump) if seat in played else Text("")
         table.add_row(str(seat), who, ", ".join(roles), str(view.tricks_won[seat]), card)
     return table
@@ -308,12 +322,14 @@ def _choices_help(view: PlayerView, legal: Sequence[Action], head: str | Text) -
     return Group(Text(head) if isinstance(head, str) else head, Padding(table, (0, 0, 0, 2)), foot)
 
 
-def render_view(view: PlayerView, names: Sequence[str]) -> Panel:
-    """The table as one seat sees it: seats, dealer, score, up card, bidding, trick, tricks won,
-    the seat's own hand and, on its turn, the numbered legal choices."""
+def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str] | None = None,
+                *, can_claim: bool = False) -> Panel:
+    """The table as one seat sees it: seats (a computer player's level beside its name), dealer,
+    score, up card, bidding, trick, tricks won, the seat's own hand and, on its turn, the numbered
+    legal choices, why a choice the rules take away is missing, and whether it may claim."""
     parts: list[Text | Table | _Flow] = [
         _score_line(view, names),
-        _seat_table(view, names),
+        _seat_table(view, names, levels),
         _up_card_line(view),
         _trump_line(view, names),
         _bids_line(view, names),
@@ -326,6 +342,13 @@ def render_view(view: PlayerView, names: Sequence[str]) -> Panel:
             parts.append(Text("You buried: ", style="dim") + card_text(view.discard, view.trump))
     if view.legal_actions:
         parts.append(_choices_line(view))
+        for note in missing_choice_parts(view):
+            line = Text("  ") + _parts_text(note, view.trump)
+            line.stylize("italic")
+            parts.append(line)
+        if can_claim:
+            parts.append(Text("You win every trick still to play, wherever the other cards are: type claim to "
+                              "end the hand.", style="bold green"))
     dealer = names[view.dealer]
     title = f"Hand {view.hand_number + 1} · {dealer} {_verb(dealer, 'deals')}"
     return Panel(Group(*parts), title=title, title_align="left")
@@ -359,6 +382,10 @@ def play_terminal(
     farewell: bool = True,
     hand_wait: bool = False,
     hand_pause: float = 0.0,
+    levels: Mapping[int, str] | None = None,
+    autoplay: bool = False,
+    confirm_alone: bool = False,
+    four_colour: bool = False,
 ) -> Status:
     """Play ``game`` to its end in the terminal, the human at ``human_seat`` (``None`` to watch
     bots play) and a bot at every other seat.
@@ -370,6 +397,12 @@ def play_terminal(
     ``farewell`` nothing is said on quitting (the caller saves the game and says where). At the
     end of each hand (but the last) the result stays on screen: until the human presses Enter
     with ``hand_wait`` (typing ``quit`` there quits), else for ``hand_pause`` seconds.
+
+    ``levels`` labels the computer players' seats ("hard") in the table. The human may ``claim``
+    the rest of the tricks when they are surely their side's, as the computer players do too,
+    and ``undo`` their last card (this is a game against computer players only). ``autoplay``
+    plays a forced card (the only legal one) without asking; ``confirm_alone`` asks before going
+    alone; ``four_colour`` shows the four suits in four colours.
     """
     console = console or Console()
     n = game.rules.players
@@ -402,6 +435,7 @@ def play_terminal(
         return "quit"
 
     shown_hand = -1
+    _STYLES.append(FOUR_COLOUR_STYLES if four_colour else SUIT_STYLES)
     try:
         while not game.is_over:
             idx = game.hand_number
@@ -415,15 +449,41 @@ def play_terminal(
             tricks_before = len(game.state.tricks)
             trump_before = game.state.trump
             if seat == human_seat:
-                action = _ask_human(game, seat, seat_names, console, input_fn, hint_fn)
+                forced = _forced_card(game) if autoplay else None
+                if forced is not None:
+                    game.push(forced)
+                    action: Action | Literal["claim", "undo"] | None = forced
+                else:
+                    action = _ask_human(game, seat, seat_names, console, input_fn, hint_fn, levels,
+                                        confirm_alone=confirm_alone)
                 if action is None:
                     return stop()
+                if action == UNDO:
+                    back = game.undo(seat)
+                    shown_hand = game.hand_number
+                    console.print(_undo_text(back, seat_names, game))
+                    continue
+            elif game.can_claim():
+                action = CLAIM
             else:
                 action = bots[seat].choose(view_of(seat))
                 try:
                     game.push(action)
                 except (InvalidActionError, IllegalActionError) as exc:
                     raise RuntimeError(f"the bot at seat {seat} ({seat_names[seat]}) chose {action}: {exc}") from exc
+            if action == CLAIM:
+                line = game.claim()
+                claimed = view_of(human_seat, idx)
+                console.print(_claim_text(claimed, seat, len(line), tricks_before, seat_names))
+                console.print(_hand_result(claimed, seat_names))
+                console.print(_score_line(claimed, seat_names))
+                if not game.is_over and seat != human_seat:
+                    if hand_wait and human_seat is not None:
+                        if input_fn("Press Enter for the next hand (or type quit) ").strip().lower() in QUIT_WORDS:
+                            return stop()
+                    elif hand_pause > 0:
+                        time.sleep(hand_pause)
+                continue
             after = view_of(human_seat, idx)
             console.print(_move_text(after, len(after.actions) - 1, seat_names))
             if trump_before is None and after.trump is not None:
@@ -451,6 +511,8 @@ def play_terminal(
                 time.sleep(delay)
     except (KeyboardInterrupt, EOFError):
         return stop()
+    finally:
+        _STYLES.pop()
 
     final = view_of(human_seat)
     console.rule("Game over")
@@ -525,13 +587,57 @@ def last_trick_text(game: Game, seat: int | None, names: Sequence[str]) -> Text:
     return Text("No trick has been played yet.")
 
 
+def _forced_card(game: Game) -> Action | None:
+    """The only card the seat to act may play, when it has no other choice in trick play."""
+    legal = game.legal_actions()
+    if game.state.phase is Phase.PLAY and len(legal) == 1:
+        return legal[0]
+    return None
+
+
+def _claim_text(view: PlayerView, seat: int, cards: int, tricks_before: int, names: Sequence[str]) -> Text:
+    """A claim and the tricks it played: "West claims the rest of the tricks: trick 4 West A♥,
+    ... (West); trick 5 ..."."""
+    who = names[seat]
+    out = Text(f"{who} {_verb(who, 'claims')} the rest of the tricks ({cards} cards played at once):",
+               style="bold")
+    for number, trick in enumerate(view.tricks[tricks_before:], tricks_before + 1):
+        out += Text(f"\n  trick {number}: ")
+        for i, (s, card) in enumerate(trick.plays):
+            out += Text(("" if i == 0 else ", ") + f"{names[s]} ") + card_text(card, view.trump)
+        out += Text(f"; {names[trick.winner]} {_verb(names[trick.winner], 'wins')} it")
+    return out
+
+
+def _undo_text(back: Sequence[Action], names: Sequence[str], game: Game) -> Text:
+    """What a take-back took back: "You take back 9♥ (and 3 moves after it)"."""
+    card = back[0].card
+    assert card is not None
+    after = len(back) - 1
+    trump = game.state.trump
+    more = f" and the {after} move{'s' if after != 1 else ''} after it" if after else ""
+    return Text("You take back ", style="bold") + card_text(card, trump) + Text(f"{more}; it is your turn again.")
+
+
+def _confirmed(input_fn: Callable[[str], str], console: Console) -> bool:
+    """Ask before going alone; anything but yes keeps the human from it."""
+    answer = input_fn("Go alone? Your partner sits out this hand. [y/N] ").strip().lower()
+    if answer in ("y", "yes"):
+        return True
+    console.print("Not going alone; choose again.")
+    return False
+
+
 def _ask_human(
     game: Game, seat: int, names: Sequence[str], console: Console, input_fn: Callable[[str], str],
-    hint_fn: HintFn | None = None,
-) -> Action | None:
-    """Show the human's view and read until a legal action is pushed; ``None`` means quit."""
+    hint_fn: HintFn | None = None, levels: Mapping[int, str] | None = None, *, confirm_alone: bool = False,
+) -> Action | Literal["claim", "undo"] | None:
+    """Show the human's view and read until a legal action is pushed; ``None`` means quit,
+    :data:`CLAIM` that the human claims the rest (it is possible), :data:`UNDO` that they take
+    back their last card (there is one)."""
     view = game.view(seat)
-    console.print(render_view(view, names))
+    can_claim = game.can_claim()
+    console.print(render_view(view, names, levels, can_claim=can_claim))
     legal = _ordered_choices(view)
     while True:
         try:
@@ -548,7 +654,18 @@ def _ask_human(
             console.print(HELP)
             continue
         if word in SHOW_WORDS:
-            console.print(render_view(view, names))
+            console.print(render_view(view, names, levels, can_claim=can_claim))
+            continue
+        if word in CLAIM_WORDS:
+            if can_claim:
+                return CLAIM
+            console.print(Text("No claim now: ", style="bold red") + Text(game.no_claim_reason() + "."))
+            continue
+        if word in UNDO_WORDS:
+            if game.undo_steps(seat):
+                return UNDO
+            console.print(Text("Nothing to take back: ", style="bold red")
+                          + Text("you have not played a card in this hand or the last."))
             continue
         if word in LAST_WORDS:
             console.print(last_trick_text(game, seat, names))
@@ -579,6 +696,8 @@ def _ask_human(
                 head = Text("Not understood: ", style="bold red") + Text(f"\u201c{text.strip()}\u201d. You may now:")
                 console.print(_choices_help(view, legal, head))
                 continue
+        if confirm_alone and action.alone and game.state.is_legal(action) and not _confirmed(input_fn, console):
+            continue
         try:
             game.push(action)
         except IllegalActionError as exc:

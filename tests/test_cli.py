@@ -14,6 +14,7 @@ import pytest
 
 from euchre import Game, Rules, notation
 from euchre.bots import make_bot
+from euchre.bots.persona import CAST
 from euchre.cli import build_parser, main, rules_from_args
 
 EGN_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "egn"
@@ -35,7 +36,10 @@ def test_rules_of_one_preset_by_alias(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["rules", "cutthroat"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("cut-throat")
-    lines = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()[1:]}
+    words, table = out.split("\nSwitches ", 1)
+    words = " ".join(words.split())  # the paragraphs are wrapped to the terminal
+    assert "Three players, each playing for themselves" in words and "each opponent scores 2 points" in words
+    lines = {line.split()[0]: line.split(None, 1)[1] for line in table.splitlines()[1:]}
     assert lines["--march-points"] == "3                  (american: 2)"
     assert lines["--going-alone"] == "no                 (american: yes)"
     assert lines["--duration"] == "none" and lines["--loner-lead"] == "the dealer's left"
@@ -356,11 +360,15 @@ def test_several_saved_games_are_listed_and_chosen(tmp_path: Path) -> None:
     listing = euchre(tmp_path, "games")
     assert listing.returncode == 0, listing.stderr
     lines = listing.stdout.splitlines()
-    assert lines[1].startswith(f"  1) {newest.stem}, saved 20") and "hand 1, You 0, Left 0, Right 0" in lines[1]
+    three = notation.load(newest).players  # You and two computer players with first names
+    assert three[0] == "You" and set(three[1:]) <= set(CAST["easy"])
+    assert lines[1].startswith(f"  1) {newest.stem}, saved 20")
+    assert f"hand 1, You 0, {three[1]} 0, {three[2]} 0" in lines[1]
     assert "cut-throat with --stick-the-dealer (first to 10 points), opponents: level easy" in lines[2]
     kept = notation.load(oldest).replay()
     assert lines[3].startswith(f"  2) {oldest.stem}, saved 20")
-    assert f"hand {kept.hand_number + 1}, You & North {kept.scores[0]}, West & East {kept.scores[1]}" in lines[3]
+    p = notation.load(oldest).players
+    assert f"hand {kept.hand_number + 1}, You & {p[2]} {kept.scores[0]}, {p[1]} & {p[3]} {kept.scores[1]}" in lines[3]
     assert "american (first to 10 points), opponents: level hard" in lines[4]
 
     # Not a terminal: no question, no guess; it says how to choose, and nothing changes.

@@ -1,0 +1,423 @@
+"""The rules of a game, and how to play, in plain words for a new player.
+
+:func:`rules_sections` says what a :class:`~euchre.rules.Rules` object means at the table:
+every sentence is built from its fields, so a changed switch changes the words
+(``stick_the_dealer=True`` adds that the dealer must name a trump). :func:`how_to_play_sections`
+is the short general lesson for a first game. Both are what ``euchre rules`` prints and what the
+browser's ``/learn`` page shows (through ``GET /api/rules``); no Python value (``None``,
+``True``, a field name) ever appears in them.
+
+>>> from euchre.rules import Rules
+>>> any("must name a trump" in p for p in rules_in_words(Rules(stick_the_dealer=True)))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from euchre.errors import RulesError
+from euchre.rules import Rules
+
+__all__ = ["Section", "rules_sections", "rules_in_words", "how_to_play_sections", "how_to_play",
+           "preset_title", "sections_to_dicts", "rules_from_strings", "rules_payload"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of paragraphs."""
+
+    title: str
+    paragraphs: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"title": ..., "paragraphs": [...]}`` for JSON."""
+        return {"title": self.title, "paragraphs": list(self.paragraphs)}
+
+
+_PRESET_TITLES = {
+    "american": "American Euchre",
+    "british": "British Euchre",
+    "long": "The long game",
+    "timed": "Timed Euchre",
+    "two-handed": "Two-handed Euchre",
+    "cut-throat": "Cut-throat Euchre",
+}
+
+_NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+
+
+def preset_title(preset: str) -> str:
+    """The name of a preset (or alias) as a heading: ``British Euchre``."""
+    return _PRESET_TITLES.get(Rules.resolve_preset(preset), "Euchre")
+
+
+def _said(title: str) -> str:
+    """A title inside a sentence: ``the long game``, ``British Euchre``."""
+    return "t" + title[1:] if title.startswith("The ") else title
+
+
+def _points(n: int) -> str:
+    """``1 point``, ``4 points``, ``no points``."""
+    return "no points" if n == 0 else f"{n} point" if n == 1 else f"{n} points"
+
+
+def _count(n: int, noun: str) -> str:
+    """``five cards``, ``14 cards``, ``one hand``."""
+    word = _NUMBER_WORDS.get(n, str(n)) if n != 0 else "no"
+    return f"{word} {noun}" + ("" if n == 1 else "s")
+
+
+def _minutes(minutes: float) -> str:
+    """A duration as people say it: ``30 minutes``, ``1.5 minutes``, ``20 seconds``."""
+    if minutes >= 1:
+        text = f"{minutes:.2f}".rstrip("0").rstrip(".")
+        return f"{text} minute" + ("" if text == "1" else "s")
+    seconds = round(minutes * 60)
+    if seconds < 1:
+        return "less than a second"
+    return f"{seconds} second" + ("" if seconds == 1 else "s")
+
+
+def _ranks(deck: int) -> list[str]:
+    """The plain ranks of a deck, high to low."""
+    low = {20: ["10"], 24: ["10", "9"], 25: ["10", "9"], 32: ["10", "9", "8", "7"]}[deck]
+    return ["ace", "king", "queen", "jack", *low]
+
+
+def _listing(words: list[str]) -> str:
+    """``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --- the rules of one Rules object -------------------------------------------------------------------
+def _players(r: Rules) -> Section:
+    if r.players == 4:
+        paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
+                 "Each hand, the side that names trump (the makers) tries to take at least three of the five "
+                 "tricks; the other side (the defenders) tries to stop them."]
+    elif r.players == 3:
+        paras = ["Three players, each playing for themselves. In every hand the player who names trump (the "
+                 "maker) plays alone against the other two, who play together for that hand but score "
+                 "separately."]
+    else:
+        paras = ["Two players, each playing for themselves. The player who names trump (the maker) tries to "
+                 "take at least three of the five tricks."]
+    return Section("Players", tuple(paras))
+
+
+def _cards(r: Rules) -> Section:
+    ranks = _ranks(r.deck)
+    low = ranks[4:]
+    pack = {20: "20 cards: the ace, king, queen, jack and 10 of each suit",
+            24: "24 cards: the ace, king, queen, jack, 10 and 9 of each suit",
+            25: "25 cards: the ace, king, queen, jack, 10 and 9 of each suit, and one Joker",
+            32: "32 cards: the ace, king, queen, jack, 10, 9, 8 and 7 of each suit"}[r.deck]
+    trump_order = (["the Joker"] if r.has_joker else []) + [
+        "the jack of trump (the right bower)", "the other jack of the same colour (the left bower)",
+        "ace", "king", "queen", *low]
+    paras = [
+        f"The pack has {pack}. Clubs and spades are black, diamonds and hearts red.",
+        f"In the trump suit the cards rank, from high to low: {_listing(trump_order)}. The left bower "
+        "belongs to the trump suit for the whole hand: for following suit, for leading and for winning.",
+    ]
+    if r.has_joker:
+        paras.append("The Joker is always the highest trump, whatever the trump suit; leading it is "
+                     "leading trump.")
+    paras.append(f"In the other suits the order is {_listing(ranks)}; the suit of the left bower has no jack "
+                 "in that hand.")
+    return Section("The cards", tuple(paras))
+
+
+def _deal(r: Rules) -> Section:
+    kitty = r.deck - r.players * r.hand_size
+    first = ("The first dealer is chosen at random; after every hand, thrown in or played, the deal passes "
+             "to the left." if r.players > 2 else
+             "The first dealer is chosen at random; after every hand, thrown in or played, the other player "
+             "deals.")
+    return Section("The deal", (
+        first,
+        f"Each player gets {_count(r.hand_size, 'card')}. The other {_count(kitty, 'card')} are the kitty; "
+        "its top card is turned face up for all to see: the up card.",
+    ))
+
+
+def _bidding(r: Rules) -> Section:
+    paras: list[str] = []
+    keep = ("it may be the card just picked up" if r.dealer_may_discard_up_card
+            else "never the card just picked up")
+    if r.players == 2:
+        paras.append(
+            "First round: the non-dealer may pass or order the up card, making its suit trump. If the "
+            "non-dealer orders it, the dealer may take the up card (and discard one card face down) or leave "
+            "it; either way its suit is trump. If the non-dealer passes, the dealer may pass or pick the up "
+            f"card up, making its suit trump, and then discards one card face down ({keep}).")
+        second = ("Second round, if both passed: the up card is turned face down. The non-dealer, then the "
+                  "dealer, may pass or name another suit as trump (not the one turned down).")
+    else:
+        paras.append(
+            "First round: starting with the player to the dealer's left and ending with the dealer, each "
+            "player in turn may pass or accept the up card's suit as trump (\"order it up\"; the dealer "
+            "\"picks it up\"). The first to accept ends the bidding: the dealer adds the up card to the hand "
+            f"and discards one card face down ({keep}).")
+        second = ("Second round, if everyone passed: the up card is turned face down, and again from the "
+                  "dealer's left each player may pass or name another suit as trump (not the one turned "
+                  "down). The first to name a suit makes it trump.")
+    paras.append(second)
+    if r.stick_the_dealer:
+        paras.append("Stick the dealer: the dealer may not pass in the second round, so the dealer must name "
+                     "a trump if everyone passes twice.")
+    else:
+        paras.append("If everyone passes in the second round too, the hand is thrown in: nobody scores and "
+                     "the next dealer deals.")
+    if r.canadian_loner:
+        paras.append("Canadian loner: in the first round the dealer's partner may order up only by going "
+                     "alone.")
+    if r.has_joker:
+        alone = " (and may go alone at that moment)" if r.going_alone else ""
+        bury = "any card, the Joker included" if r.dealer_may_discard_up_card else "any card but the Joker"
+        paras.append(f"If the up card is the Joker there is no bidding: the dealer names any suit as trump"
+                     f"{alone}, takes the Joker and discards {bury}.")
+    return Section("Making trump", tuple(paras))
+
+
+def _alone(r: Rules) -> Section | None:
+    if r.players != 4:
+        return None
+    if not r.going_alone:
+        return Section("Going alone", ("Nobody may go alone: all four players play every hand.",))
+    paras = ["The player who makes trump may go alone, saying so with the bid (never later): the partner "
+             "puts the cards down and sits the hand out. If the partner sitting out is the dealer, the up card "
+             "stays in the kitty, and its suit is trump all the same."]
+    if r.defend_alone:
+        paras.append("Defend alone: against a lone maker, after the dealer's discard, each defender in turn "
+                     "from the dealer's left may declare to defend alone; the first who does plays without a "
+                     "partner too.")
+    return Section("Going alone", tuple(paras))
+
+
+def _play(r: Rules) -> Section:
+    if r.players == 2:
+        lead = "The non-dealer leads the first trick."
+    else:
+        lead = "The player to the dealer's left leads the first trick"
+        if r.players == 4 and r.going_alone:
+            if r.loner_lead == "loner_left":
+                lead += ("; against a lone maker, the player to the maker's left leads instead (the next "
+                         "player still in the hand).")
+            else:
+                lead += " (if that player sits the hand out, the next one to the left)."
+        else:
+            lead += "."
+    trumps = "the left bower and the Joker included" if r.has_joker else "the left bower included"
+    return Section("Playing the tricks", (
+        lead,
+        "Each player in turn plays one card and must follow the suit led if possible: a trump lead is "
+        f"followed with any trump, {trumps}, and the left bower never follows its printed suit. A player who "
+        "cannot follow may play any card.",
+        "The highest trump played wins the trick; if no trump was played, the highest card of the suit led "
+        "wins. The winner leads the next trick, until all five tricks are played.",
+    ))
+
+
+def _scoring(r: Rules) -> Section:
+    paras: list[str] = []
+    euchre_values: list[str] = []
+    if r.players == 4:
+        paras.append(f"The makers score {_points(r.make_points)} for three or four tricks and "
+                     f"{_points(r.march_points)} for all five (a march).")
+        if r.going_alone:
+            paras.append(f"A lone maker who takes all five tricks scores {_points(r.loner_march_points)}; "
+                         f"three or four tricks alone score the usual {_points(r.make_points)}.")
+        euchre = (f"If the makers take fewer than three tricks they are euchred, and the defenders score "
+                  f"{_points(r.euchre_points)}")
+        if r.going_alone:
+            same = r.loner_euchre_points == r.euchre_points
+            euchre += (" (also when they euchre a lone maker)." if same else
+                       f"; euchring a lone maker scores {_points(r.loner_euchre_points)}.")
+        else:
+            euchre += "."
+        paras.append(euchre)
+        if r.defend_alone:
+            euchre_values.append("lone defender")
+            paras.append(f"A lone defender who euchres the lone maker scores "
+                         f"{_points(r.lone_defender_euchre_points)}; a lone maker's march still scores "
+                         f"{_points(r.loner_march_points)}.")
+        if r.super_euchre:
+            euchre_values.append("super-euchre")
+            paras.append(f"Super-euchre: makers who take no trick at all give the defenders "
+                         f"{_points(r.super_euchre_points)}.")
+    else:
+        paras.append(f"The maker scores {_points(r.make_points)} for three or four tricks and "
+                     f"{_points(r.march_points)} for all five (a march).")
+        them = "each opponent scores" if r.players == 3 else "the other player scores"
+        paras.append(f"If the maker takes fewer than three tricks, the maker is euchred and {them} "
+                     f"{_points(r.euchre_points)}.")
+        if r.super_euchre:
+            euchre_values.append("super-euchre")
+            paras.append(f"Super-euchre: a maker who takes no trick at all gives "
+                         f"{'each opponent' if r.players == 3 else 'the other player'} "
+                         f"{_points(r.super_euchre_points)}.")
+    if euchre_values:
+        paras.append("When more than one of these values fits a euchre, only the largest counts.")
+    return Section("Scoring", tuple(paras))
+
+
+def _ending(r: Rules) -> Section:
+    who = "side" if r.players == 4 else "player"
+    level = f"{who}s level on top"
+    if r.tie_break:
+        tie = f"If the top scores are level, play goes on hand by hand until one {who} is ahead."
+    else:
+        tie = f"If the top scores are level, the {level} share the win."
+    paras: list[str] = []
+    if r.target is not None:
+        paras.append(f"The first {who} to reach {_points(r.target)} wins the game.")
+        if r.players == 3:  # both defenders score on a euchre: two players may reach the target at once
+            paras.append(f"If one hand brings more than one player to {r.target}, the higher score wins. " + tie)
+    elif r.duration is not None:
+        paras.append(f"The game lasts {_minutes(r.duration)}: the clock is read at the end of every hand "
+                     "(a thrown-in hand too), and once the time is up the highest score wins. " + tie)
+    else:
+        assert r.deals is not None
+        paras.append(f"The game lasts {_count(r.deals, 'played hand')} (a hand thrown in does not count); "
+                     "then the highest score wins. " + tie)
+    return Section("Winning the game", tuple(paras))
+
+
+@lru_cache(maxsize=256)
+def rules_sections(rules: Rules, preset: str | None = None) -> tuple[Section, ...]:
+    """The rules of ``rules`` in plain words, section by section; with ``preset`` (a name or
+    alias; a :class:`~euchre.errors.RulesError` if unknown), an opening line names the game and
+    says whether the switches differ from it."""
+    intro: list[Section] = []
+    if preset is not None:
+        name = Rules.resolve_preset(preset)
+        title = _PRESET_TITLES.get(name, "Euchre")
+        changed = rules != Rules.preset(name)
+        said = _said(title)
+        tail = ", with some switches changed." if changed else "."
+        intro.append(Section(title, (f"The rules of {said}{tail}",)))
+    parts = [_players(rules), _cards(rules), _deal(rules), _bidding(rules), _alone(rules), _play(rules),
+             _scoring(rules), _ending(rules)]
+    return tuple(intro) + tuple(s for s in parts if s is not None)
+
+
+def rules_in_words(rules: Rules, preset: str | None = None) -> list[str]:
+    """Every paragraph of :func:`rules_sections`, in order."""
+    return [p for s in rules_sections(rules, preset) for p in s.paragraphs]
+
+
+# --- how to play ------------------------------------------------------------------------------------------
+_HOW_TO_PLAY = (
+    Section("The goal", (
+        "Euchre is a card game of tricks, most often for four players in two partnerships, partners sitting "
+        "opposite each other. In every hand one side names the trump suit and must then take at least three "
+        "of the five tricks. The first side to reach the target score (10 points in the usual game) wins.",
+    )),
+    Section("Tricks", (
+        "Everyone holds five cards. One player leads a card, and each other player in turn plays one card: "
+        "you must follow the suit led if you can; if you cannot, play any card, a trump included.",
+        "The highest trump played wins the trick; without a trump, the highest card of the suit led wins. "
+        "The winner leads the next trick.",
+    )),
+    Section("Trump and the bowers", (
+        "Trump beats every other suit. Its highest card is its jack, the right bower; next comes the other "
+        "jack of the same colour, the left bower, which counts as a trump (not as its printed suit) for the "
+        "whole hand. Then come the ace, king, queen, 10 and 9 of trump.",
+        "With hearts as trump, for example, the jack of hearts is the highest card and the jack of diamonds "
+        "the second highest; diamonds then has no jack. In British Euchre a Joker ranks above both bowers.",
+    )),
+    Section("Naming trump", (
+        "After the deal the top card of the rest is turned face up. Going round from the dealer's left, each "
+        "player may pass or order it up: its suit becomes trump, and the dealer takes that card and "
+        "discards one.",
+        "If everyone passes, the card is turned down and, round again, each player may name another suit as "
+        "trump or pass. If everyone passes again the cards are thrown in and the next player deals (unless "
+        "you play stick the dealer: then the dealer must name a suit).",
+    )),
+    Section("Going alone", (
+        "With a very strong hand, the player who names trump may say \"alone\": the partner sits the hand "
+        "out, and taking all five tricks alone scores 4 points instead of 2.",
+    )),
+    Section("Scoring", (
+        "The side that named trump (the makers) scores 1 point for three or four tricks and 2 for all five, "
+        "a march. If the makers take fewer than three tricks they are euchred, and the other side scores 2.",
+        "A good first habit: name trump when you hold three trumps, or two with a bower and an ace of "
+        "another suit; otherwise pass and let your partner try.",
+    )),
+)
+
+
+def how_to_play_sections() -> tuple[Section, ...]:
+    """A short lesson for a first game of (four-handed) Euchre, section by section."""
+    return _HOW_TO_PLAY
+
+
+def how_to_play() -> list[str]:
+    """Every paragraph of :func:`how_to_play_sections`, in order."""
+    return [p for s in _HOW_TO_PLAY for p in s.paragraphs]
+
+
+def sections_to_dicts(sections: tuple[Section, ...]) -> list[dict[str, object]]:
+    """Sections as JSON-ready dicts."""
+    return [s.to_dict() for s in sections]
+
+
+# --- rules given as text (a URL's query) -------------------------------------------------------------------
+_YES = {"true", "yes", "on", "1"}
+_NO = {"false", "no", "off", "0"}
+
+
+def rules_from_strings(preset: str, values: Mapping[str, str]) -> Rules:
+    """The preset with switches given as text (``{"stick_the_dealer": "yes", "target": "7"}``,
+    as a ``/learn?preset=...`` address carries them); a :class:`~euchre.errors.RulesError`
+    names a field that does not exist or a value that does not fit."""
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    overrides: dict[str, Any] = {}
+    for key, text in values.items():
+        name = key.strip().replace("-", "_")
+        if name not in fields:
+            raise RulesError(f"unknown rules switch {key!r}; known: {', '.join(fields)}")
+        default = fields[name].default
+        word = text.strip().lower()
+        value: Any
+        if isinstance(default, bool):
+            if word not in _YES | _NO:
+                raise RulesError(f"Rules.{name}: must be yes or no (got {text[:20]!r})")
+            value = word in _YES
+        elif name == "loner_lead":
+            value = word
+        elif name in ("target", "duration", "deals") and word in ("", "none"):
+            value = None
+        else:
+            try:
+                value = float(word) if name == "duration" else int(word)
+            except ValueError:
+                raise RulesError(f"Rules.{name}: must be a number (got {text[:20]!r})") from None
+        overrides[name] = value
+    if all(overrides.get(k) is None for k in ("target", "duration", "deals")):
+        for k in ("target", "duration", "deals"):  # clearing every ending keeps the preset's
+            overrides.pop(k, None)
+    return Rules.preset(preset, **overrides)
+
+
+def rules_payload(rules: Rules, preset: str | None = None) -> dict[str, Any]:
+    """What ``GET /api/rules`` answers: the rules, their words and how to play (JSON-ready)."""
+    try:
+        name = Rules.resolve_preset(preset) if preset is not None else rules.preset_name()
+    except RulesError:  # a stored table's preset this version no longer knows: said as custom rules
+        name = rules.preset_name()
+    return {
+        "preset": name, "title": preset_title(name) if name else "Euchre",
+        "heading": f"The rules of {_said(preset_title(name))}" if name else "The rules of this game",
+        "changed": name is None or rules != Rules.preset(name),
+        "rules": rules.to_dict(),
+        "words": sections_to_dicts(rules_sections(rules, name)),
+        "how_to_play": sections_to_dicts(how_to_play_sections()),
+    }
