@@ -221,13 +221,16 @@ def play(page: Page, until: Callable[[dict[str, Any]], bool], *, timeout: float 
             page.wait_for_timeout(30)
 
 
-def bots_table(server: Server, name: str, **rules: Any) -> dict[str, Any]:
-    """A new table against computer players (``POST /api/tables``): its id, token and seat URL."""
-    r = httpx.post(server.base + "/api/tables",
-                   json={"mode": "bots", "rules": rules, "level": LEVEL, "name": name}, timeout=10)
+def bots_table(server: Server, name: str, seed: int | None = None, **rules: Any) -> dict[str, Any]:
+    """A new table against computer players (``POST /api/tables``): its id, token and seat URL;
+    ``seed`` fixes the deals (and the computer players' choices)."""
+    body = {"mode": "bots", "rules": rules, "level": LEVEL, "name": name}
+    if seed is not None:
+        body["seed"] = seed
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
+    created: dict[str, Any] = r.json()
+    return created
 
 
 def open_bots_table(pages: Pages, name: str, *, server: Server | None = None, rules: dict[str, Any] | None = None,

@@ -29,6 +29,7 @@ from server_support import DATABASES, Client, Live, fresh_database, running_serv
 from euchre import egn, notation
 from euchre.actions import Action
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
+from euchre.bots.persona import CAST
 from euchre.describe import action_words
 from euchre.protocol import view_from_dict
 from euchre.rules import PRESETS, Rules
@@ -298,7 +299,10 @@ def test_start_only_by_the_host(db: str, tmp_path: Path) -> None:
         info = srv.info(a["id"])
         assert info["status"] == "playing" and info["version"] >= 1  # the bots may have acted already
         assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
-        assert [s["name"] for s in info["seats"][1:]] == ["Easy bot 2", "Easy bot 3", "Easy bot 4"]
+        # Computer players have human first names of their level's cast, all different, and show the level.
+        names = [s["name"] for s in info["seats"][1:]]
+        assert set(names) <= set(CAST["easy"]) and len(set(names)) == 3
+        assert [s["level"] for s in info["seats"]] == [None, "easy", "easy", "easy"]
         # A seat that became a computer player has no link any more.
         assert srv.start(a["id"], ta[1]).status_code == 403
         assert srv.info(b["id"])["status"] == "waiting"
@@ -1032,7 +1036,9 @@ def test_waiting_table_and_start_over_the_socket(db: str, tmp_path: Path) -> Non
             st = host.state
             assert st is not None and st["status"] == "playing"
             assert [s["kind"] for s in st["seats"]] == ["human", "human", "bot"]
-            assert [s["name"] for s in st["seats"]] == ["Host", "Guest", "Easy bot 3"]
+            assert [s["name"] for s in st["seats"]][:2] == ["Host", "Guest"]
+            assert st["seats"][2]["name"] in CAST["easy"] and st["seats"][2]["level"] == "easy"
+            assert [s["level"] for s in st["seats"]][:2] == [None, None]
             assert st["sides"] == [[0], [1], [2]] and st["target"] == 10
 
         run(scenario())
@@ -1054,7 +1060,7 @@ def test_presence_and_stand_in(db: str, tmp_path: Path) -> None:
             spectator = await join(srv, table_id, None)
             x = to_act(clients[0])
             assert seat_info(spectator, x) == {"seat": x, "name": f"P{x}", "kind": "human", "present": True,
-                                               "away": False, "bot": False}
+                                               "away": False, "bot": False, "level": None}
             await clients[x].close()
             others = [c for s, c in enumerate(clients) if s != x]
             watchers = others + [spectator]
@@ -1062,7 +1068,7 @@ def test_presence_and_stand_in(db: str, tmp_path: Path) -> None:
                 while seat_info(c, x)["present"]:
                     await c.recv(5)
                 assert seat_info(c, x) == {"seat": x, "name": f"P{x}", "kind": "human", "present": False,
-                                           "away": True, "bot": False}
+                                           "away": True, "bot": False, "level": None}
             # The stand-in comes (an event), then plays seat x's turns until a person is to act.
             await sync(watchers, 2)
             assert seat_info(spectator, x)["bot"] is True and seat_info(spectator, x)["away"] is True
@@ -1077,7 +1083,7 @@ def test_presence_and_stand_in(db: str, tmp_path: Path) -> None:
             await sync(watchers, v + 1)
             for c in watchers + [back]:
                 assert seat_info(c, x) == {"seat": x, "name": f"P{x}", "kind": "human", "present": True,
-                                           "away": False, "bot": False}
+                                           "away": False, "bot": False, "level": None}
             clients[x] = back
             # The people play on until seat x is to act: it is offered the choice, and no bot takes it.
             rng = random.Random(9)
@@ -1112,7 +1118,7 @@ def test_presence_with_two_sockets_and_a_quick_return(db: str, tmp_path: Path) -
             info = srv.info(table_id)
             assert info["version"] == 1
             assert info["seats"][0] == {"seat": 0, "name": "P0", "kind": "human", "present": True, "away": False,
-                                        "bot": False}
+                                        "bot": False, "level": None}
             await third.close()
 
         run(scenario())
@@ -1190,8 +1196,8 @@ def test_stats_count_games_not_seats(tmp_path: Path) -> None:
         run(scenario())
         stats = {p["name"]: p for p in srv.http.get("/api/stats").json()["players"]}
         assert stats["Solo"]["games"] == 1
-        for seat in (2, 3, 4):
-            assert stats[f"Easy bot {seat}"]["games"] == 1
+        bots = {n: p for n, p in stats.items() if p["kind"] == "bot"}
+        assert set(bots) <= set(CAST["easy"]) and sum(p["games"] for p in bots.values()) == 3
 
 
 # --- the real ``euchre serve`` ---------------------------------------------------------------------------------

@@ -127,22 +127,24 @@ def truth_of(row: TableRow) -> Truth:
         if ev.kind == "start":
             assert game is None
             game = Game(rules, seed=row.seed, dealer=row.dealer, clock=lambda: now[0])
-        elif ev.kind == "action":
+        elif ev.kind in ("action", "claim"):  # a claim holds every card it played
             assert game is not None
-            action = Action.from_code(int(ev.payload["a"]))
+            codes = ev.payload["a"]
             assert ev.seat == game.to_act, (ev, game.to_act)
-            hand = game.state
-            game.push(action)
-            out.kinds[action.kind.name] = out.kinds.get(action.kind.name, 0) + 1
-            card = action.card
-            if action.kind is Kind.PLAY:
-                assert card is not None
-                for r in recipients:
-                    this[r].add(str(card))
-            elif action.kind is Kind.DISCARD:
-                assert card is not None and ev.seat == hand.dealer
-                this[ev.seat].add(str(card))
-                out.discards.append((ev.seq, 1 << 30, ev.seat, str(card), str(hand.up_card)))
+            for code in codes if isinstance(codes, list) else [codes]:
+                action = Action.from_code(int(code))
+                hand = game.state
+                game.push(action)
+                out.kinds[action.kind.name] = out.kinds.get(action.kind.name, 0) + 1
+                card = action.card
+                if action.kind is Kind.PLAY:
+                    assert card is not None
+                    for r in recipients:
+                        this[r].add(str(card))
+                elif action.kind is Kind.DISCARD:
+                    assert card is not None and ev.seat == hand.dealer
+                    this[ev.seat].add(str(card))
+                    out.discards.append((ev.seq, 1 << 30, ev.seat, str(card), str(hand.up_card)))
         else:
             assert ev.kind in ("bot_in", "bot_out"), ev.kind
         if game is not None:

@@ -181,7 +181,7 @@ def test_connect_limit_refuses_the_21st_connect(db: str, tmp_path: Path) -> None
                                headers={"X-Forwarded-For": "203.0.113.9"})
             assert other.state is not None and other.state["seat"] == 1
             assert srv.info(table_id)["seats"][1] == {"seat": 1, "name": "Friend", "kind": "human", "present": True,
-                                                      "away": False, "bot": False}
+                                                      "away": False, "bot": False, "level": None}
             # Still refused here until the bucket refills: one connect every 3 seconds.
             assert (await refused(srv.ws(table_id)))[1] == 1008
             clock.t += 3

@@ -29,6 +29,7 @@ from euchre import egn, notation
 from euchre.bots.base import bot_descriptions
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.errors import EuchreError
+from euchre.explain import preset_title, rules_from_strings, rules_payload, rules_sections, sections_to_dicts
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.server.core import Conn, Hub, LiveTable, Refusal, ServerConfig, Unloaded, _frame
 from euchre.server.db import Store
@@ -37,11 +38,13 @@ from euchre.server.messages import (
     MAX_FRAME,
     Act,
     Chat,
+    Claim,
     Hello,
     Hint,
     Ping,
     PlayerId,
     Start,
+    Undo,
     clean_text,
     parse_frame,
     reserved_name,
@@ -162,6 +165,9 @@ class CreateTable(BaseModel):
     name: Annotated[str, Field(max_length=24)] = "You"
     player: PlayerId | None = None
     """The host's player id (see :data:`~euchre.server.messages.PlayerId`), kept on seat 0."""
+    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    """The seed of the deals, for a game against computer players only (a deal to play again,
+    like ``euchre play --seed``); a friends table's deal stays a secret of the server."""
 
 
 def _origin_ok(origin: str, server: tuple[str, int] | None, allowed: set[str]) -> bool:
@@ -305,6 +311,15 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     async def stats_page() -> FileResponse:
         return page("stats.html")
 
+    # The replay viewer: /replay, /replay/{id}, /api/games/{id}/replay, POST /api/replay.
+    from euchre.server.replay_api import install_replay
+
+    install_replay(app, page=page, table_or_404=table_or_404, limiter=hints)
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> FileResponse:
+        return page("learn.html")
+
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -317,7 +332,8 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     async def options() -> dict[str, Any]:
         """What a new table can be: presets with their rules, levels, and the bots."""
         return {
-            "presets": [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "rules": Rules.preset(n).to_dict()}
+            "presets": [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "rules": Rules.preset(n).to_dict(),
+                         "title": preset_title(n), "words": sections_to_dicts(rules_sections(Rules.preset(n)))}
                         for n in PRESETS],
             "levels": list(LEVELS), "default_level": DEFAULT_LEVEL, "bots": bot_descriptions(),
         }
@@ -332,10 +348,13 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
         name = clean_text(body.name) or "You"
         if (why := reserved_name(name)) is not None:
             raise ApiError(400, "bad_name", why)
+        if body.seed is not None and body.mode != "bots":
+            raise ApiError(400, "bad_seed", "a seed is only for a game against computer players: the deal of a "
+                                            "table with friends stays secret")
         try:
             table, tokens = await hub_of(request).create(
                 mode=body.mode, rules=rules, preset=Rules.resolve_preset(body.preset), level=body.level.lower(),
-                name=name, player=body.player,
+                name=name, player=body.player, seed=body.seed,
                 client=client_key(request.client.host if request.client else None))
         except Refusal as e:
             raise ApiError.of(e) from None
@@ -385,6 +404,22 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
             d.pop("view")
             d.pop("previous")
             return {**d, "version": table.version}
+
+    @app.get("/api/rules")
+    async def rules_explained(request: Request, preset: str = "american") -> dict[str, Any]:
+        """A preset's rules (any other query parameter is a switch: ``stick_the_dealer=yes``) in
+        plain words, with how to play: what the ``/learn`` page shows."""
+        switches = {k: v for k, v in request.query_params.items() if k != "preset"}
+        try:
+            return rules_payload(rules_from_strings(preset, switches), preset)
+        except EuchreError as e:
+            raise ApiError(400, "bad_rules", short(str(e))) from None
+
+    @app.get("/api/tables/{table_id}/rules")
+    async def table_rules(table_id: str, request: Request) -> dict[str, Any]:
+        """The rules a table plays by, in plain words (``/learn?table=ID``)."""
+        table = await table_or_404(request, table_id)
+        return rules_payload(table.rules, table.row.preset)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request,
@@ -558,7 +593,7 @@ class _Session:
                 continue
             await self.handle(frame)
 
-    async def handle(self, frame: Hello | Act | Chat | Hint | Start | Ping) -> None:
+    async def handle(self, frame: Hello | Act | Claim | Undo | Chat | Hint | Start | Ping) -> None:
         if isinstance(frame, Ping):
             self.conn.push(_frame("pong"))
             return
@@ -568,7 +603,7 @@ class _Session:
             return
         if table.status == "abandoned":
             e = self.hub.config.abandoned()
-            self.err(e.code, e.message, frame.id if isinstance(frame, Act) else None)
+            self.err(e.code, e.message, frame.id if isinstance(frame, Act | Claim | Undo) else None)
             return
         if isinstance(frame, Hello):
             await self.hello(table, frame)
@@ -577,12 +612,17 @@ class _Session:
             self.err("malformed", "the first frame must be hello")
             return
         seat = self.conn.seat
-        if isinstance(frame, Act):
+        if isinstance(frame, Act | Claim | Undo):
             if seat is None:
                 self.err("forbidden", "spectators cannot act", frame.id)
                 return
             try:
-                await table.act(seat, frame.action, frame.id, frame.v, reply=self.conn)
+                if isinstance(frame, Act):
+                    await table.act(seat, frame.action, frame.id, frame.v, reply=self.conn)
+                elif isinstance(frame, Claim):
+                    await table.claim(seat, frame.id, frame.v, reply=self.conn)
+                else:
+                    await table.undo(seat, frame.id, frame.v, reply=self.conn)
                 # An accepted action costs no rate token: the game's own pace bounds those, and a
                 # player (or bot) acting quickly must never be refused for it.
                 self.bucket.refund()

@@ -35,8 +35,9 @@ from euchre import notation
 from euchre.actions import Action
 from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
+from euchre.bots.persona import computer_names
 from euchre.cards import Suit
-from euchre.describe import action_words
+from euchre.describe import action_words, missing_choice_words
 from euchre.errors import EuchreError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint
@@ -261,12 +262,6 @@ def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {line}" if line else type(e).__name__
 
 
-def bot_name(level: str, seat: int) -> str:
-    """A computer player's name: its level and seat, so the seats of one table (and their rows on
-    the statistics page) are told apart."""
-    return f"{level.capitalize()} bot {seat + 1}"
-
-
 # --- a live table ----------------------------------------------------------------------------------
 class LiveTable:
     """One table in memory: its rules, seats, game (the replay of its events) and connections."""
@@ -298,6 +293,10 @@ class LiveTable:
         self._away: dict[int, asyncio.Task[None]] = {}
         self._sheet: tuple[int, list[dict[str, Any]]] | None = None
         """The score sheet of the finished hands, and how many there were (see :meth:`_history`)."""
+        self.claimed: tuple[int, int] | None = None
+        """The hand (index) and seat of the latest claim."""
+        self._claimable: tuple[int, bool] = (-1, False)
+        """Whether the seat to act may claim, and at which version that was worked out."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
         self.client: str | None = None
@@ -329,6 +328,18 @@ class LiveTable:
             self.game.push(Action.from_code(int(ev.payload["a"])))
             if self.game.is_over:
                 self.status = "over"
+        elif ev.kind == "claim":
+            assert self.game is not None and ev.seat is not None
+            first = self.game.action_count
+            for code in ev.payload["a"]:
+                self.game.push(Action.from_code(int(code)))
+            self.game.claims.append((ev.seat, first, self.game.action_count))
+            if self.game.is_over:
+                self.status = "over"
+        elif ev.kind == "undo":
+            assert self.game is not None and ev.seat is not None
+            for _ in range(int(ev.payload["n"])):
+                self.game.pop()
         elif ev.kind == "bot_in":
             assert ev.seat is not None
             self.standin.add(ev.seat)
@@ -339,7 +350,16 @@ class LiveTable:
             self.rematch = str(ev.payload["table"])
         else:
             raise ValueError(f"unknown event kind {ev.kind!r}")
+        self._note(ev)
         self._applied(ev)
+
+    def _note(self, ev: EventRow) -> None:
+        """Remember the latest claim (who, in which hand), which the state frames tell."""
+        if ev.kind == "claim" and self.game is not None and ev.seat is not None:
+            finished = [i for i, h in enumerate(self.game.hands) if h.is_over]
+            self.claimed = (finished[-1] if finished else 0, ev.seat)
+        elif ev.kind == "undo":
+            self.claimed = None
 
     def _applied(self, ev: EventRow) -> None:
         if ev.client_id is not None:
@@ -377,7 +397,8 @@ class LiveTable:
         for s in self.seats:
             present = self.present(s.seat)
             out.append({"seat": s.seat, "name": s.name, "kind": s.kind, "present": present,
-                        "away": s.kind == "human" and not present, "bot": s.seat in self.standin})
+                        "away": s.kind == "human" and not present, "bot": s.seat in self.standin,
+                        "level": self.level if s.kind == "bot" or s.seat in self.standin else None})
         return out
 
     # --- frames ----------------------------------------------------------------------------------
@@ -401,18 +422,36 @@ class LiveTable:
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
             "rematch": self.rematch,
             "history": self._history(g),
+            "claimed": None if self.claimed is None else {"hand": self.claimed[0], "seat": self.claimed[1]},
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        to_act = g.to_act if g is not None and self.status == "playing" else -1
         for seat, host in keys:
             view = views.get(seat)
             prev = previous.get(seat)
+            claim = undo = False
+            notes: list[str] = []
+            if g is not None and seat is not None and view is not None:
+                if seat == to_act:
+                    notes = missing_choice_words(g.view(seat))
+                    claim = self.claimable()
+                undo = self.status == "playing" and self.practice(seat) and g.undo_steps(seat) > 0
             last = None
             if view is not None and view["actions"]:
                 last = view["actions"][-1]
             elif prev is not None and prev["actions"]:
                 last = prev["actions"][-1]
-            out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last}
+            out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
+                                 "claim": claim, "undo": undo, "notes": notes}
         return out
+
+    def claimable(self) -> bool:
+        """Whether the seat to act may claim the rest of the tricks now (worked out once a version)."""
+        if self._claimable[0] != self.version:
+            g = self.game
+            ok = g is not None and self.status == "playing" and g.can_claim()
+            self._claimable = (self.version, ok)
+        return self._claimable[1]
 
     def _history(self, g: Game | None) -> list[dict[str, Any]]:
         """The finished hands of the game, public facts only: who dealt and made it, trump,
@@ -458,6 +497,62 @@ class LiveTable:
         A resent ``client_id`` returns the original version; every refusal raises
         :class:`Refusal` and changes nothing.
         """
+        def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
+            try:
+                action = g.state.parse_action(text)
+            except EuchreError as e:
+                raise Refusal("illegal", str(e)) from None
+            if not g.state.is_legal(action):
+                legal = ", ".join(str(a) for a in g.legal_actions())
+                raise Refusal("illegal", f"{text!r} is not legal now; legal: {legal}")
+            g.push(action)
+            return {"a": int(action)}, g.pop
+
+        return await self._change("action", seat, client_id, base_v, reply, apply)
+
+    async def claim(self, seat: int, client_id: str | None, base_v: int | None, reply: Conn | None = None) -> int:
+        """The seat to act claims the rest of the tricks for its side (:meth:`euchre.Game.claim`):
+        one event holding the cards the claim plays, committed and applied like an action."""
+        def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
+            try:
+                line = g.claim()
+            except EuchreError as e:
+                raise Refusal("illegal", f"no claim now: {e}") from None
+            return {"a": [int(a) for a in line]}, lambda: [g.pop() for _ in line]
+
+        return await self._change("claim", seat, client_id, base_v, reply, apply)
+
+    async def undo(self, seat: int, client_id: str | None, base_v: int | None, reply: Conn | None = None) -> int:
+        """Take back the seat's last card and what followed (:meth:`euchre.Game.undo`), at a
+        practice table only (:meth:`practice`): never where another person has seen the card."""
+        def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
+            if not self.practice(seat):
+                raise Refusal("forbidden", "a card can be taken back only in a practice game against computer players")
+            try:
+                back = g.undo(seat)
+            except EuchreError as e:
+                raise Refusal("illegal", str(e)) from None
+
+            def again() -> None:
+                for a in back:
+                    g.push(a)
+            return {"n": len(back)}, again
+
+        return await self._change("undo", seat, client_id, base_v, reply, apply, any_turn=True)
+
+    def practice(self, seat: int) -> bool:
+        """A practice game for ``seat``: its person plays it, and every other seat is a computer
+        player from the start (no other person ever sat here)."""
+        return self.seats[seat].kind == "human" and seat not in self.standin and all(
+            s.kind == "bot" for s in self.seats if s.seat != seat)
+
+    async def _change(self, kind: str, seat: int, client_id: str | None, base_v: int | None,
+                      reply: Conn | None, apply: Callable[[Game], tuple[dict[str, Any], Callable[[], object]]],
+                      *, any_turn: bool = False) -> int:
+        """One change of the game by ``seat``: check it may act, ``apply`` it in memory (which
+        returns the event's payload and how to revert it), commit the event (with the finished
+        game's result in the same transaction), revert if the commit fails, then acknowledge and
+        broadcast."""
         async with self.lock:
             if client_id is not None and (seat, client_id) in self.acks:
                 v = self.acks[(seat, client_id)]
@@ -471,34 +566,28 @@ class LiveTable:
             if self.status != "playing":
                 raise Refusal("over", "the game is over")
             g = self.game
-            if g.to_act != seat:
+            if g.to_act != seat and not any_turn:
                 raise Refusal("not_your_turn", f"it is not your turn: {self.seats[g.to_act].name} is to act")
             if base_v is not None and base_v != self.version:
                 raise Refusal("stale", f"the table has moved on (you acted on version {base_v}, it is at "
                                        f"{self.version}); here is the current state")
-            try:
-                action = g.state.parse_action(text)
-            except EuchreError as e:
-                raise Refusal("illegal", str(e)) from None
-            if not g.state.is_legal(action):
-                legal = ", ".join(str(a) for a in g.legal_actions())
-                raise Refusal("illegal", f"{text!r} is not legal now; legal: {legal}")
             # Apply first, so the result and the record of a game-ending action go into the same
             # transaction; nobody sees the table until the commit returns (every reader takes the
             # lock), and a failed commit is undone.
             at = time.time()
             self._now = at
-            g.push(action)
+            payload, revert = apply(g)
             extra = [self._finish_op(g)] if g.is_over else []
-            ev = EventRow(self.version + 1, "action", seat, client_id, {"a": int(action)}, at)
+            ev = EventRow(self.version + 1, kind, seat, client_id, payload, at)
             try:
                 ok = await self.hub.durable([Store.op_event(self.id, ev), *extra])
             except asyncio.CancelledError:
-                g.pop()  # durable re-raises a cancellation only when the commit failed
+                revert()  # durable re-raises a cancellation only when the commit failed
                 raise
             if not ok:
-                g.pop()
+                revert()
                 raise Refusal("unavailable", "the database did not take the action; try again")
+            self._note(ev)
             self._applied(ev)
             if g.is_over:
                 self.status = "over"
@@ -576,13 +665,22 @@ class LiveTable:
                 if g is None or self.version != version or g.to_act != seat or not self.bot_plays(seat):
                     return
                 view = g.view(seat)
+                game = g.copy()
             bot = self._bot_for(seat)
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self.hub.bot_threads, bot.choose, view)
+
+            def decide() -> Action | None:
+                """The bot's action, or ``None``: it claims the rest (as a person may)."""
+                return None if game.can_claim() else bot.choose(view)
+
+            action = await loop.run_in_executor(self.hub.bot_threads, decide)
             try:
                 # No client id: a bot's turn is pinned by the version instead, and the ids belong
                 # to the seat's person (a stand-in must never collide with theirs).
-                await self.act(seat, str(action), None, version)
+                if action is None:
+                    await self.claim(seat, None, version)
+                else:
+                    await self.act(seat, str(action), None, version)
             except Refusal as e:
                 if e.code != "stale":
                     self.hub.log_failure("computer player's action", e, table=self.id, seat=seat, code=e.code)
@@ -725,8 +823,9 @@ class LiveTable:
             bots = [s.seat for s in self.seats if s.kind == "open"]
             before = list(self.seats)
             ops: list[Op] = []
+            names = computer_names(self.level, bots, taken=[s.name for s in self.seats if s.kind == "human"])
             for b in bots:
-                self.seats[b] = dataclasses.replace(self.seats[b], name=bot_name(self.level, b), kind="bot")
+                self.seats[b] = dataclasses.replace(self.seats[b], name=names[b], kind="bot")
                 ops.append(Store.op_seat(self.id, self.seats[b]))
             ops.append(Store.op_status(self.id, "playing"))
             try:
@@ -965,6 +1064,7 @@ class Hub:
             raise Refusal("malformed", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
         tokens: list[tuple[int, str]] = []
         seat_rows = []
+        bot_names = computer_names(level, range(1, rules.players), taken=[name])
         for s in range(rules.players):
             if s == 0 or mode == "friends":
                 token = secrets.token_urlsafe(32)
@@ -974,7 +1074,7 @@ class Hub:
                 seat_rows.append(SeatRow(s, nm, kind, token_hash(token), host=s == 0,
                                          player=player if s == 0 else None))
             else:
-                seat_rows.append(SeatRow(s, bot_name(level, s), "bot", None))
+                seat_rows.append(SeatRow(s, bot_names[s], "bot", None))
         table = await self._open(rules, preset, level, mode, seat_rows, client, seed)
         if mode == "bots":
             await table.start(0)

@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-__all__ = ["Hello", "Act", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text", "reserved_name",
+__all__ = ["Hello", "Act", "Claim", "Undo", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text",
+           "reserved_name",
            "MAX_FRAME"]
 
 MAX_FRAME = 4096
@@ -49,6 +50,22 @@ class Act(_Frame):
     v: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = None
 
 
+class Claim(_Frame):
+    """The seat to act claims the rest of the tricks (acknowledged like an action)."""
+
+    t: Literal["claim"]
+    id: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[!-~]+$")]
+    v: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = None
+
+
+class Undo(_Frame):
+    """Take back the seat's last card, at a practice table (acknowledged like an action)."""
+
+    t: Literal["undo"]
+    id: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[!-~]+$")]
+    v: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = None
+
+
 class Chat(_Frame):
     t: Literal["chat"]
     text: Annotated[str, Field(min_length=1, max_length=300)]
@@ -66,11 +83,11 @@ class Ping(_Frame):
     t: Literal["ping"]
 
 
-ClientFrame = Annotated[Hello | Act | Chat | Hint | Start | Ping, Field(discriminator="t")]
-_adapter: TypeAdapter[Hello | Act | Chat | Hint | Start | Ping] = TypeAdapter(ClientFrame)
+ClientFrame = Annotated[Hello | Act | Claim | Undo | Chat | Hint | Start | Ping, Field(discriminator="t")]
+_adapter: TypeAdapter[Hello | Act | Claim | Undo | Chat | Hint | Start | Ping] = TypeAdapter(ClientFrame)
 
 
-def parse_frame(text: str) -> Hello | Act | Chat | Hint | Start | Ping:
+def parse_frame(text: str) -> Hello | Act | Claim | Undo | Chat | Hint | Start | Ping:
     """The frame, or ``ValueError`` saying precisely what is wrong with it."""
     try:
         data = json.loads(text)

@@ -72,6 +72,7 @@ const Euchre = (function () {
       return e;
     }
     if (isRed(c.suit)) e.classList.add("red");
+    e.classList.add("suit-" + c.suit);   // the four-colour deck colours each suit its own way
     const rank = RANK_TEXT[c.rank] || c.rank;
     const sym = SUIT_SYM[c.suit] || c.suit;
     e.append(el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "r", text: rank }), el("span", { class: "s", text: sym })));
@@ -87,13 +88,13 @@ const Euchre = (function () {
     const c = parseCard(text);
     if (!c) return el("span", { class: "ctext", text: "?" });
     if (c.joker) return el("span", { class: "ctext joker", text: "Joker" });
-    return el("span", { class: "ctext " + (isRed(c.suit) ? "red" : "black"), title: cardWords(text),
+    return el("span", { class: "ctext " + (isRed(c.suit) ? "red" : "black") + " suit-" + c.suit, title: cardWords(text),
                         text: (RANK_TEXT[c.rank] || c.rank) + (SUIT_SYM[c.suit] || c.suit) });
   }
 
   function suitSpan(suit, withName) {
     const sym = SUIT_SYM[suit] || suit;
-    return el("span", { class: isRed(suit) ? "suit-red" : "suit-black", text: withName ? `${sym} ${SUIT_NAME[suit] || suit}` : sym });
+    return el("span", { class: (isRed(suit) ? "suit-red" : "suit-black") + " suit-" + suit, text: withName ? `${sym} ${SUIT_NAME[suit] || suit}` : sym });
   }
 
   async function fetchJSON(url, opts) {

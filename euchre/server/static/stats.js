@@ -28,18 +28,18 @@
     });
     for (const r of list) {
       const tr = el("tr");
-      const name = el("td", { class: "nowrap" }, el("span", { text: String(r.name || r.player || "?") }));
+      const name = el("td", { class: "nowrap player" }, el("span", { text: String(r.name || r.player || "?") }));
       if (r.kind === "bot") name.append(" ", el("span", { class: "badge bot", text: "computer" }));
       tr.append(name);
-      tr.append(el("td", { class: "num", text: E.num(r.games) }));
-      tr.append(el("td", { class: "num", text: E.num(r.wins) }));
-      tr.append(el("td", { class: "num", text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
-      tr.append(el("td", { class: "num", text: E.num(r.hands) }));
+      tr.append(el("td", { class: "num", dataset: { label: "Games" }, text: E.num(r.games) }));
+      tr.append(el("td", { class: "num", dataset: { label: "Wins" }, text: E.num(r.wins) }));
+      tr.append(el("td", { class: "num", dataset: { label: "Win %" }, text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
+      tr.append(el("td", { class: "num", dataset: { label: "Hands" }, text: E.num(r.hands) }));
       const pph = r.points_per_hand;
-      tr.append(el("td", { class: "num", text: pph === null || pph === undefined ? "–" : (pph > 0 ? "+" : "") + Number(pph).toFixed(2) }));
-      tr.append(el("td", { class: "num", text: E.pct(r.make_rate), title: r.calls !== undefined ? `${r.calls} calls` : null }));
-      tr.append(el("td", { class: "num", text: E.pct(r.euchre_rate), title: r.defended !== undefined ? `${r.defended} hands defended` : null }));
-      tr.append(el("td", { class: "num", text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
+      tr.append(el("td", { class: "num", dataset: { label: "Points / hand" }, text: pph === null || pph === undefined ? "–" : (pph > 0 ? "+" : "") + Number(pph).toFixed(2) }));
+      tr.append(el("td", { class: "num", dataset: { label: "Make rate" }, text: E.pct(r.make_rate), title: r.calls !== undefined ? `${r.calls} calls` : null }));
+      tr.append(el("td", { class: "num", dataset: { label: "Euchre rate" }, text: E.pct(r.euchre_rate), title: r.defended !== undefined ? `${r.defended} hands defended` : null }));
+      tr.append(el("td", { class: "num", dataset: { label: "Loners" }, text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
       body.append(tr);
     }
     if (!list.length) body.append(el("tr", null, el("td", { colspan: "9", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));

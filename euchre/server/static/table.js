@@ -22,6 +22,16 @@
   const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
   const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend"];
+  const AUTOPLAY_BEAT = 650;    // ms before a forced card is played for the player (the setting)
+  // Motion, in ms at the normal speed (fast takes FAST_SCALE of each; off shows no motion at all)
+  const FLY_PLAY = 280;         // a card from its seat (or your hand) to the middle
+  const FLY_DEAL = 300;         // a card of a new hand from the dealer to your hand
+  const DEAL_STAGGER = 70;      // between two dealt cards
+  const FLY_UP = 420;           // the up card to the dealer
+  const SWEEP_BEAT = 620;       // a complete trick stays this long before it sweeps to its winner
+  const FLY_SWEEP = 360;        // the sweep
+  const FLY_REFLOW = 170;       // the cards left in your hand closing up
+  const FAST_SCALE = 0.55;      // motion and pacing at the fast speed
 
   // ---------------------------------------------------------------- table id and token
   const pathParts = location.pathname.split("/").filter(Boolean);
@@ -65,7 +75,395 @@
     layoutKey: "",
     slots: {},
     seatEls: {},
+    settings: null,       // the player's settings (loadSettings)
+    confirm: null,        // {action, v}: an "... alone" waiting for its confirmation
+    autoKey: null,        // the version a forced card was scheduled for ("skip" after an undo)
+    autoTimer: null,
+    sweptKey: null,       // the complete trick (hand:trick) that has swept to its winner
+    hintsClosed: null,    // the version whose hint strip the player closed
   };
+
+  // ---------------------------------------------------------------- settings
+  // One localStorage key, JSON; every field is checked on load and a value that is not one of its
+  // choices (or a value that is not JSON at all) is the default. speed null: not chosen, so the
+  // system's "reduce motion" decides (off), else normal.
+  const SETTINGS_KEY = "euchre.settings";
+  const SETTING_CHOICES = {
+    speed: [null, "off", "normal", "fast"],
+    sounds: [false, true],
+    autoplay: [false, true],
+    confirmAlone: [false, true],
+    cardSize: ["normal", "small", "large"],
+    fourColor: [false, true],
+    hints: [true, false],
+  };
+
+  function defaultSettings() {
+    const out = {};
+    for (const [k, choices] of Object.entries(SETTING_CHOICES)) out[k] = choices[0];
+    return out;
+  }
+
+  function loadSettings() {
+    const out = defaultSettings();
+    let obj = null;
+    try { obj = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch (e) { return out; }
+    if (!obj || typeof obj !== "object" || Array.isArray(obj)) return out;
+    for (const [k, choices] of Object.entries(SETTING_CHOICES)) if (choices.indexOf(obj[k]) >= 0) out[k] = obj[k];
+    return out;
+  }
+
+  function saveSettings() {
+    try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch (e) { /* private mode: this visit only */ }
+  }
+
+  const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+  /** off, normal or fast: the player's choice, else off when the system asks for reduced motion. */
+  function motion() {
+    if (S.settings && S.settings.speed) return S.settings.speed;
+    return reducedMotion && reducedMotion.matches ? "off" : "normal";
+  }
+
+  /** Applied to the page (classes on body) and to the panel's controls. */
+  function applySettings() {
+    const st = S.settings;
+    const body = document.body;
+    body.classList.toggle("four-color", st.fourColor);
+    body.classList.toggle("cards-small", st.cardSize === "small");
+    body.classList.toggle("cards-large", st.cardSize === "large");
+    body.classList.toggle("no-hints", !st.hints);
+    body.classList.toggle("motion-off", motion() === "off");
+    $("set-speed").value = motion();
+    $("set-sounds").checked = st.sounds;
+    $("set-autoplay").checked = st.autoplay;
+    $("set-confirm-alone").checked = st.confirmAlone;
+    $("set-card-size").value = st.cardSize;
+    $("set-four-color").checked = st.fourColor;
+    $("set-hints").checked = st.hints;
+  }
+
+  function changeSetting(key, value) {
+    if (SETTING_CHOICES[key].indexOf(value) < 0) return;
+    S.settings[key] = value;
+    saveSettings();
+    if (key === "sounds" && value) sound("turn");   // made on this click (a user gesture), so it may play
+    if (key === "confirmAlone" || key === "hints") S.confirm = null;
+    applySettings();
+    S.renderKeys = {};
+    if (D()) render();
+  }
+
+  function openSettings(open) {
+    const panel = $("settings-panel");
+    const button = $("settings-button");
+    const was = !panel.classList.contains("hidden");
+    panel.classList.toggle("hidden", !open);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open && !was) $("set-speed").focus({ preventScroll: true });
+    else if (!open && was && panel.contains(document.activeElement)) button.focus({ preventScroll: true });
+  }
+
+  function initSettings() {
+    S.settings = loadSettings();
+    const on = (id, key, read) => $(id).addEventListener("change", (e) => changeSetting(key, read(e.target)));
+    on("set-speed", "speed", (t) => t.value);
+    on("set-sounds", "sounds", (t) => t.checked);
+    on("set-autoplay", "autoplay", (t) => t.checked);
+    on("set-confirm-alone", "confirmAlone", (t) => t.checked);
+    on("set-card-size", "cardSize", (t) => t.value);
+    on("set-four-color", "fourColor", (t) => t.checked);
+    on("set-hints", "hints", (t) => t.checked);
+    $("settings-button").addEventListener("click", () => openSettings($("settings-panel").classList.contains("hidden")));
+    $("settings-close").addEventListener("click", () => openSettings(false));
+    $("settings-panel").addEventListener("keydown", (e) => {
+      if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); openSettings(false); }
+    });
+    document.addEventListener("pointerdown", (e) => {
+      const panel = $("settings-panel");
+      if (!panel.classList.contains("hidden") && !panel.contains(e.target) && !$("settings-button").contains(e.target)) openSettings(false);
+    });
+    if (reducedMotion && reducedMotion.addEventListener) reducedMotion.addEventListener("change", applySettings);
+    applySettings();
+  }
+
+  // ---------------------------------------------------------------- sounds
+  // Short synthesized sounds (WebAudio, no files), off by default: no AudioContext exists until the
+  // player turns them on.
+  const Sound = { ctx: null, made: 0 };
+
+  function audio() {
+    if (!S.settings || !S.settings.sounds) return null;
+    if (!Sound.ctx) {
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return null;
+      try { Sound.ctx = new AC(); Sound.made += 1; } catch (e) { return null; }
+    }
+    if (Sound.ctx.state === "suspended") { try { Sound.ctx.resume().catch(() => {}); } catch (e) { /* ignore */ } }
+    return Sound.ctx;
+  }
+
+  function tone(ctx, at, freq, dur, o) {
+    o = o || {};
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = o.type || "sine";
+    osc.frequency.setValueAtTime(freq, at);
+    if (o.to) osc.frequency.exponentialRampToValueAtTime(o.to, at + dur);
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(o.vol || 0.12, at + 0.008);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + dur);
+    osc.connect(gain);
+    gain.connect(ctx.destination);
+    osc.start(at);
+    osc.stop(at + dur + 0.02);
+  }
+
+  /** card: a card played; trick: a trick won; turn: your turn. */
+  function sound(kind) {
+    const ctx = audio();
+    if (!ctx) return;
+    try {
+      const t = ctx.currentTime + 0.01;
+      if (kind === "card") tone(ctx, t, 340, 0.07, { type: "triangle", to: 180, vol: 0.16 });
+      else if (kind === "trick") { tone(ctx, t, 660, 0.09, { vol: 0.09 }); tone(ctx, t + 0.09, 880, 0.14, { vol: 0.09 }); }
+      else if (kind === "turn") { tone(ctx, t, 523, 0.12, { vol: 0.08 }); tone(ctx, t + 0.1, 784, 0.2, { vol: 0.08 }); }
+    } catch (e) { /* no sound, no harm */ }
+  }
+
+  // ---------------------------------------------------------------- motion
+  // Cards move as copies ("ghosts") on a layer above the page that takes no pointer events; the
+  // real card is already in its place (only transparent while its ghost flies), so a click or a
+  // key acts at once, whatever moves. A new frame finishes every flight before it is shown (FLIP:
+  // the places are measured before and after the render).
+  const FX = { layer: null, flights: [], sweepTimer: null, started: 0, away: new Set(), debugScale: 1 };
+
+  function motionScale() {
+    const m = motion();
+    if (m === "off") return 0;
+    return (m === "fast" ? FAST_SCALE : 1) * FX.debugScale;
+  }
+
+  function fxLayer() {
+    if (!FX.layer || !FX.layer.isConnected) {
+      FX.layer = el("div", { id: "fx", class: "fx-layer", "aria-hidden": "true" });
+      document.body.append(FX.layer);
+    }
+    return FX.layer;
+  }
+
+  function rectOf(e) {
+    const r = e.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  }
+
+  /** A card-shaped rect of width w centred on rect r (a seat's box). */
+  function cardAt(r, w) { return { x: r.x + r.w / 2 - w / 2, y: r.y + r.h / 2 - w * 0.7, w, h: w * 1.4 }; }
+
+  /** The element a hidden key stands for: "hand:Jh" (a card in your hand), "slot:top" (a trick slot's card). */
+  function awayEl(key) {
+    const [kind, what] = key.split(":");
+    if (kind === "hand") return $("hand").querySelector(`.card[data-card="${CSS.escape(what)}"]`);
+    if (kind === "slot") return S.slots[what] ? S.slots[what].querySelector(".card") : null;
+    return null;
+  }
+
+  function setAway(key, on) {
+    if (on) FX.away.add(key); else FX.away.delete(key);
+    const e = awayEl(key);
+    if (e) e.classList.toggle("fx-away", on);
+  }
+
+  /** Fly a copy of card from rect a to rect b. home: the rect the copy is laid out at ("to": it lands
+      exactly on its card; "from": it leaves from it). hide: a key (awayEl) kept transparent meanwhile. */
+  function fly(card, a, b, o) {
+    const scale = motionScale();
+    if (!scale || !a || !b || !a.w || !b.w) return null;
+    const home = o.home === "from" ? a : b;
+    const g = card ? E.cardEl(card) : E.backEl();
+    g.classList.add("ghost");
+    g.style.cssText = `left:${home.x}px;top:${home.y}px;--w:${home.w}px`;
+    fxLayer().append(g);
+    const tf = (r) => `translate(${r.x - home.x}px, ${r.y - home.y}px) scale(${r.w / home.w})`;
+    const f = { g, hide: o.hide || null, done: false };
+    f.anim = g.animate([{ transform: tf(a), opacity: o.fromOpacity === undefined ? 1 : o.fromOpacity },
+                        { transform: tf(b), opacity: o.toOpacity === undefined ? 1 : o.toOpacity }],
+                       { duration: o.dur * scale, delay: (o.delay || 0) * scale, easing: o.easing || "cubic-bezier(.25,.75,.35,1)", fill: "both" });
+    f.anim.onfinish = () => endFlight(f);
+    if (f.hide) setAway(f.hide, true);
+    FX.flights.push(f);
+    FX.started += 1;
+    return f;
+  }
+
+  /** Slide a real element from where it was (FLIP): only a short move inside your hand. */
+  function slide(e, from, dur) {
+    const scale = motionScale();
+    const to = rectOf(e);
+    const dx = from.x - to.x;
+    if (!scale || Math.abs(dx) < 1) return;
+    const f = { g: null, hide: null, done: false };
+    f.anim = e.animate([{ transform: `translateX(${dx}px)` }, { transform: "none" }], { duration: dur * scale, easing: "ease-out" });
+    f.anim.onfinish = () => endFlight(f);
+    FX.flights.push(f);
+  }
+
+  function endFlight(f) {
+    if (f.done) return;
+    f.done = true;
+    const i = FX.flights.indexOf(f);
+    if (i >= 0) FX.flights.splice(i, 1);
+    if (f.g) f.g.remove();
+    if (f.hide && !FX.flights.some((x) => x.hide === f.hide)) setAway(f.hide, false);
+  }
+
+  /** Every running flight ends now (its card shows in its place). */
+  function finishFlights() {
+    clearTimeout(FX.sweepTimer);
+    FX.sweepTimer = null;
+    for (const f of FX.flights.slice()) {
+      try { f.anim.cancel(); } catch (e) { /* ignore */ }
+      endFlight(f);
+    }
+    for (const key of Array.from(FX.away)) setAway(key, false);
+  }
+
+  /** Where the cards are now, before a frame is rendered. */
+  function snapshot() {
+    if (!motionScale()) return null;
+    const snap = { hand: {}, slots: {}, up: null };
+    for (const c of handCards()) snap.hand[c.dataset.card] = rectOf(c);
+    const grid = $("trick");
+    const swept = !!(grid && grid.classList.contains("swept"));
+    for (const [pos, slot] of Object.entries(S.slots)) {
+      const c = slot.querySelector(".card");
+      if (c && slot.dataset.card) snap.slots[pos] = { card: slot.dataset.card, r: rectOf(c), swept };
+    }
+    const up = document.querySelector("#up-card .card");
+    if (up) snap.up = { card: up.dataset.card, r: rectOf(up) };
+    return snap;
+  }
+
+  /** The frame ends a hand someone claimed (d.claimed: the hand and seat of the latest claim): the
+      rest of its cards were played at once. */
+  function isClaim(f) {
+    const d = f && f.d;
+    if (!d) return false;
+    const c = d.claimed;
+    const l = d.last;
+    if (l && typeof l.action === "string" && /claim/i.test(l.action)) return true;
+    if (!c || typeof c.hand !== "number") return false;
+    const p = d.previous || (d.status === "over" ? d.view : null);
+    return !!(p && p.hand_number === c.hand);
+  }
+
+  function claimer(d, p) {
+    const c = d && d.claimed;
+    return c && p && c.hand === p.hand_number && typeof c.seat === "number" ? c.seat : null;
+  }
+
+  function seatRect(s) { const e = S.seatEls[s]; return e ? rectOf(e.root) : null; }
+
+  function trickKey(v) { return `${v.hand_number}:${(v.tricks || []).length}`; }
+
+  /** The motion from the frame shown before to the one now shown (see snapshot). */
+  function animate(before, now, snap, skipped) {
+    if (!snap || !before || document.hidden || !motionScale()) return;
+    const d = now.d;
+    const v = d.view;
+    const pv = before.d && before.d.view;
+    if (!v || !pv || d.status !== "playing") return;
+    const newHand = v.hand_number !== pv.hand_number;
+    const claimed = isClaim(now) || skipped.some(isClaim);       // a claim: the rest at once, no sweep
+    const added = (v.tricks || []).length - (pv.tricks || []).length;
+    if (!newHand && Math.abs(added) > 1) return;                   // a jump: shown as it is
+    const n = playersOf(d);
+    const inSlots = {};
+    for (const [pos, x] of Object.entries(snap.slots)) if (!x.swept) inSlots[x.card] = x.r;
+    // the last trick of the hand before: what is left of it on the felt goes to its winner
+    if (newHand && !claimed && d.previous && Array.isArray(d.previous.tricks) && d.previous.tricks.length) {
+      const w = seatRect(d.previous.tricks[d.previous.tricks.length - 1].winner);
+      for (const x of Object.values(snap.slots)) {
+        if (!x.swept && w) fly(x.card, x.r, cardAt(w, x.r.w * 0.5), { home: "from", dur: FLY_SWEEP, toOpacity: 0 });
+      }
+    }
+    // the cards of your hand: dealt, back from the trick (an undo), the up card picked up
+    const cards = handCards();
+    let dealt = 0;
+    const dealer = seatRect(v.dealer);
+    cards.forEach((c) => {
+      const card = c.dataset.card;
+      const key = "hand:" + card;
+      if (snap.hand[card]) { if (!newHand) slide(c, snap.hand[card], FLY_REFLOW); return; }
+      const to = rectOf(c);
+      if (snap.up && snap.up.card === card && !newHand) fly(card, snap.up.r, to, { dur: FLY_UP, hide: key });
+      else if (inSlots[card] && !newHand) fly(card, inSlots[card], to, { dur: FLY_PLAY, hide: key });
+      else if (newHand && dealer) {
+        fly(card, cardAt(dealer, to.w * 0.6), to, { dur: FLY_DEAL, delay: dealt * DEAL_STAGGER, hide: key, fromOpacity: 0.2 });
+        dealt += 1;
+      }
+    });
+    // the up card taken by another dealer: to that seat
+    if (snap.up && !newHand && v.up_card_taken && !document.querySelector("#up-card") && !(snap.up.card in snap.hand) &&
+        !cards.some((c) => c.dataset.card === snap.up.card) && dealer) {
+      fly(snap.up.card, snap.up.r, cardAt(dealer, snap.up.r.w * 0.55), { home: "from", dur: FLY_UP, toOpacity: 0.15 });
+    }
+    // the cards new in the trick: from your hand, or from their seat
+    let plays = Array.isArray(v.trick) ? v.trick : [];
+    const grid = $("trick");
+    if (!plays.length && grid && grid.classList.contains("done") && v.tricks.length) plays = v.tricks[v.tricks.length - 1].plays || [];
+    let fresh = 0;
+    for (const p of plays) {
+      const pos = posOf(p.seat, n);
+      const slot = S.slots[pos];
+      const c = slot && slot.querySelector(".card");
+      if (!c) continue;
+      const was = snap.slots[pos];
+      if (was && was.card === p.card && !newHand) continue;
+      const to = rectOf(c);
+      const from = snap.hand[p.card] || (seatRect(p.seat) && cardAt(seatRect(p.seat), to.w * 0.6));
+      fly(p.card, from, to, { dur: FLY_PLAY, delay: fresh * 110, hide: "slot:" + pos, fromOpacity: snap.hand[p.card] ? 1 : 0.3 });
+      fresh += 1;
+    }
+    if (grid && grid.classList.contains("done") && added === 1) scheduleSweep(v, FLY_PLAY + fresh * 110);
+  }
+
+  /** A complete trick stays a moment, then sweeps to its winner's seat (the felt is clear for the lead). */
+  function scheduleSweep(v, after) {
+    const key = trickKey(v);
+    const last = v.tricks[v.tricks.length - 1];
+    clearTimeout(FX.sweepTimer);
+    FX.sweepTimer = setTimeout(() => {
+      FX.sweepTimer = null;
+      const grid = $("trick");
+      const now = V();
+      if (!grid || !grid.classList.contains("done") || !now || trickKey(now) !== key || !motionScale()) return;
+      const w = seatRect(last.winner);
+      if (!w) return;
+      for (const slot of Object.values(S.slots)) {
+        const c = slot.querySelector(".card");
+        if (!c) continue;
+        const r = rectOf(c);
+        fly(c.dataset.card, r, cardAt(w, r.w * 0.5), { home: "from", dur: FLY_SWEEP, toOpacity: 0, easing: "ease-in" });
+      }
+      S.sweptKey = key;
+      render();
+    }, (after + SWEEP_BEAT) * motionScale());
+  }
+
+  /** The sounds of a new frame: a card played, a trick won, your turn. */
+  function sounds(before, now) {
+    if (!S.settings.sounds || !before) return;
+    const v = now.d.view;
+    const pv = before.d && before.d.view;
+    if (!v || !pv) return;
+    const count = (x) => (x.tricks || []).length * 100 + (x.trick || []).length;
+    if (v.hand_number === pv.hand_number) {
+      if (count(v) > count(pv)) sound("card");
+      if ((v.tricks || []).length > (pv.tricks || []).length) setTimeout(() => sound("trick"), 160);
+    } else if (now.d.previous) setTimeout(() => sound("trick"), 160);
+    if (isMyTurn(now) && !isMyTurn(before)) setTimeout(() => sound("turn"), 320);
+  }
 
   // ---------------------------------------------------------------- small helpers
   function send(obj) {
@@ -218,7 +616,7 @@
     const alone = parts[parts.length - 1] === "alone" && verb !== "defend";
     const out = [];
     const addSuit = (suit, withName) => {
-      out.push(el("span", { class: "suit-sym " + (E.isRed(suit) ? "suit-red" : "suit-black"), text: E.SUIT_SYM[suit] || suit }));
+      out.push(el("span", { class: "suit-sym " + (E.isRed(suit) ? "suit-red" : "suit-black") + " suit-" + suit, text: E.SUIT_SYM[suit] || suit }));
       if (withName) out.push(el("span", { class: "sname", text: " " + (E.SUIT_NAME[suit] || suit) }));
     };
     switch (verb) {
@@ -424,7 +822,7 @@
     markUp();
     if (S.pending && S.pending.acked === undefined) {
       // the same id: the server answers with the first answer if it had it
-      send({ t: "act", id: S.pending.id, action: S.pending.action, v: S.pending.v });
+      send(S.pending.frame);
       armAckTimer();
     }
     updateNameBar();
@@ -446,18 +844,20 @@
 
   function delayAfter(frame, before) {
     const d = frame.d;
-    if (d.previous) return PACE_HAND;
+    const k = motion() === "fast" ? FAST_SCALE : 1;
+    if (d.previous) return PACE_HAND * k;
     const v = d.view;
     const pv = before && before.d && before.d.view;
-    if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) return PACE_TRICK;
-    return PACE_PLAY;
+    if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) return PACE_TRICK * k;
+    return PACE_PLAY * k;
   }
 
   function pump() {
     if (!S.queue.length) return;
     const latest = S.queue[S.queue.length - 1];
+    // a claim plays out the rest of the hand at once: no pacing
     const flush = !S.shown || isMyTurn(latest) || latest.d.status !== "playing" || S.queue.length > 12 ||
-                  document.hidden || (S.pending !== null);
+                  document.hidden || (S.pending !== null) || S.queue.some(isClaim);
     if (flush) {
       clearTimeout(S.pumpTimer);
       S.pumpTimer = null;
@@ -465,7 +865,7 @@
       const skipped = S.queue.slice(0, -1);
       S.queue = [];
       noteSkipped(skipped);
-      showFrame(latest, before);
+      showFrame(latest, before, skipped);
       S.nextAt = Date.now() + delayAfter(latest, before);
       return;
     }
@@ -499,7 +899,9 @@
     }
   }
 
-  function showFrame(f, before) {
+  function showFrame(f, before, skipped) {
+    finishFlights();
+    const snap = snapshot();
     S.shown = f;
     S.shownV = f.v;
     if (S.pending && S.pending.acked !== undefined && f.v >= S.pending.acked) S.pending = null;
@@ -525,7 +927,10 @@
       clearTimeout(S.flashTimer);
       S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
     }
+    if (S.confirm && S.confirm.v !== f.v) S.confirm = null;
     render();
+    try { animate(before, f, snap, skipped || []); } catch (e) { finishFlights(); }
+    sounds(before, f);
   }
 
   function onAck(m) {
@@ -606,10 +1011,63 @@
     if (locked() || !S.shown) return;
     const v = S.shown.d.view;
     if (!v || !Array.isArray(v.legal) || v.legal.indexOf(action) < 0) return;
-    S.pending = { t: "act", id: newId(), action: action, v: S.shown.v };
-    send({ t: "act", id: S.pending.id, action: action, v: S.pending.v });
+    S.confirm = null;
+    sendPending({ t: "act", id: newId(), action: action, v: S.shown.v });
+  }
+
+  /** An act, claim or undo frame: sent, kept until answered (resent on a reconnect, same id). */
+  function sendPending(frame) {
+    S.pending = { t: frame.t, id: frame.id, action: frame.action || null, v: frame.v, frame };
+    send(frame);
     armAckTimer();
     render();
+  }
+
+  /** A bid button: an "... alone" asks first when the player wants it so (the setting). */
+  function choose(action) {
+    if (S.settings.confirmAlone && / alone$/.test(action) && !locked()) {
+      S.confirm = { action, v: S.shownV };
+      S.renderKeys.bids = null;
+      render();
+      const yes = $("confirm-yes");
+      if (yes) yes.focus({ preventScroll: true });
+      return;
+    }
+    act(action);
+  }
+
+  function claim() {
+    const d = D();
+    if (locked() || !d || !d.claim) return;
+    sendPending({ t: "claim", id: newId(), v: S.shownV });
+  }
+
+  function undo() {
+    const d = D();
+    if (locked() || !d || !d.undo) return;
+    S.autoKey = "skip";   // the card taken back is not played again for you
+    sendPending({ t: "undo", id: newId(), v: S.shownV });
+  }
+
+  /** A forced card (your only legal action is one card) is played for you after a beat (the setting). */
+  function scheduleAutoplay() {
+    const v = V();
+    const forced = !!(S.settings.autoplay && v && isMyTurn(S.shown) && !locked() && v.phase === "play" &&
+                      v.legal.length === 1 && v.legal[0].startsWith("play "));
+    if (!forced) {
+      if (S.autoKey !== "skip" || !locked()) { clearTimeout(S.autoTimer); S.autoTimer = null; S.autoKey = null; }
+      return;
+    }
+    if (S.autoKey === S.shownV) return;                      // already scheduled for this position
+    if (S.autoKey === "skip") { S.autoKey = S.shownV; return; }
+    clearTimeout(S.autoTimer);
+    S.autoKey = S.shownV;
+    const ver = S.shownV;
+    const action = v.legal[0];
+    S.autoTimer = setTimeout(() => {
+      S.autoTimer = null;
+      if (S.shownV === ver && !locked()) act(action);
+    }, AUTOPLAY_BEAT * (motion() === "fast" ? FAST_SCALE : 1));
   }
 
   // ---------------------------------------------------------------- chat
@@ -718,15 +1176,52 @@
     $("chat-form").classList.toggle("hidden", !open);
   }
 
+  function askHint() {
+    if (!S.shown || !isMyTurn(S.shown) || !S.settings.hints) return;
+    S.hintsClosed = null;
+    if (send({ t: "hint" })) { S.hints = { v: S.shownV, loading: true }; renderHints(); }
+    else toast("Not connected.");
+  }
+
+  /** On a narrow screen the hints box is below the table: the answers show in a strip just above
+      the hand instead (and a Hint button in the felt's corner asks), so hand and hints show together. */
+  function renderHintStrip(mine) {
+    const strip = $("hint-strip");
+    const list = $("hint-strip-list");
+    const quick = $("hint-quick");
+    const on = S.settings.hints && S.seat !== null;
+    quick.classList.toggle("hidden", !(on && mine && !S.hints));
+    quick.disabled = !mine || locked();
+    const show = on && !!S.hints && S.hintsClosed !== S.hints.v;
+    strip.classList.toggle("hidden", !show);
+    const key = show ? JSON.stringify([S.hints.v, !!S.hints.loading, (S.hints.items || []).length]) : "";
+    if (strip.dataset.key === key) return;
+    strip.dataset.key = key;
+    E.clear(list);
+    if (!show) return;
+    if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
+    const view = V();
+    S.hints.items.forEach((h, i) => {
+      const li = el("li", { class: i === 0 ? "best" : "", dataset: { hintAction: String(h.action || "") } });
+      li.append(el("span", { class: "act" }, ...actionLabelNodes(String(h.action || ""), view)), " ");
+      const p = Number(h.points);
+      li.append(el("span", { class: "pts " + (p > 0 ? "pos" : p < 0 ? "neg" : ""), text: fmtPoints(h.points) }));
+      if (i === 0 && h.words) li.append(el("span", { class: "words", text: String(h.words) }));
+      list.append(li);
+    });
+    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: "No hint available." }));
+  }
+
   function renderHints() {
     const list = $("hints");
     E.clear(list);
     const d = D();
-    const mine = S.shown && isMyTurn(S.shown) && S.seat !== null;
-    $("hints-box").classList.toggle("hidden", S.welcomed && S.seat === null);
-    $("hint-button").classList.toggle("hidden", !mine);
+    const mine = !!(S.shown && isMyTurn(S.shown) && S.seat !== null);
+    $("hints-box").classList.toggle("hidden", (S.welcomed && S.seat === null) || !S.settings.hints);
+    $("hint-button").classList.toggle("hidden", !mine || !S.settings.hints);
     $("hint-button").disabled = !mine || locked() || !!(S.hints && S.hints.loading);
     $("hint-note").classList.toggle("hidden", mine || !!(S.hints && S.hints.items && S.hints.items.length));
+    renderHintStrip(mine);
     if (!S.hints) return;
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
     const view = d && d.view;
@@ -801,6 +1296,19 @@
     renderHistory(d);
     renderLastTrick(d);
     renderHints();
+    renderTools(d);
+    scheduleAutoplay();
+  }
+
+  /** Claim the rest and Undo (offered by the server: d.claim, d.undo), in the felt's bottom corners. */
+  function renderTools(d) {
+    const playing = d.status === "playing" && S.seat !== null;
+    const c = $("claim-button");
+    c.classList.toggle("hidden", !(playing && d.claim === true));
+    c.disabled = locked();
+    const u = $("undo-button");
+    u.classList.toggle("hidden", !(playing && d.undo === true));
+    u.disabled = locked();
   }
 
   function renderScore(d) {
@@ -844,7 +1352,10 @@
       E_.name.append(el("span", { class: "side-dot", style: `background: var(--side${side % 3})`, "aria-hidden": "true" }));
       const hasName = !!info.name;
       E_.name.append(document.createTextNode(hasName ? String(info.name) : (d.status === "waiting" ? "open seat" : `Seat ${s + 1}`)));
-      E_.name.title = hasName ? String(info.name) : "";
+      // a computer player's level, beside its (whole) name
+      const level = info.kind === "bot" && typeof info.level === "string" && info.level ? info.level : null;
+      if (level) E_.name.append(" ", el("span", { class: "badge bot level", text: level, title: `a computer player, level ${level}` }));
+      E_.name.title = hasName ? String(info.name) + (level ? ` (computer, ${level})` : "") : "";
       E_.root.classList.toggle("empty", !hasName && d.status === "waiting");
       E.clear(E_.badges);
       const badge = (cls, text, title) => E_.badges.append(el("span", { class: "badge " + cls, text, title: title || text }));
@@ -857,7 +1368,7 @@
       if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0) badge("out", "sitting out");
       if (info.bot) badge("botplay", "bot playing", "a computer player stands in until this player returns");
       else if (info.away && info.kind !== "open") badge("away", "away", "not connected");
-      if (info.kind === "bot") badge("bot", "computer");
+      if (info.kind === "bot" && !level) badge("bot", "computer");
       if (info.kind === "open") badge("out", "open seat", "nobody has taken this seat yet");
       // tricks
       E.clear(E_.tricks);
@@ -882,7 +1393,7 @@
     E.clear(chip);
     if (v && v.trump) {
       const red = E.isRed(v.trump);
-      chip.append("Trump ", el("span", { class: "big " + (red ? "red" : "black"), text: E.SUIT_SYM[v.trump] || v.trump }),
+      chip.append("Trump ", el("span", { class: "big " + (red ? "red" : "black") + " suit-" + v.trump, text: E.SUIT_SYM[v.trump] || v.trump }),
                   el("span", { class: "tname", text: " " + (E.SUIT_NAME[v.trump] || "") }));
       if (v.maker !== null && v.maker !== undefined) {
         chip.append(el("span", { class: "sub", text: `by ${whoName(d, v.maker)}${v.alone ? ", alone" : ""}` }));
@@ -939,9 +1450,9 @@
       winner = last.winner;
     }
     grid.classList.toggle("done", done);
+    grid.classList.toggle("swept", done && S.sweptKey === trickKey(v));
     const bySlot = {};
     for (const p of plays) bySlot[posOf(p.seat, n)] = p;
-    let fresh = 0;
     for (const pos of positionsFor(n)) {
       const slot = slotFor(pos);
       if (!slot) continue;
@@ -952,11 +1463,8 @@
         slot.dataset.card = want;
         if (p) {
           const c = E.cardEl(p.card);
-          const order = plays.indexOf(p);
-          c.style.animationDelay = (fresh * 110) + "ms";
-          c.style.animationFillMode = "backwards";
-          c.dataset.order = String(order);
-          fresh += 1;
+          c.dataset.order = String(plays.indexOf(p));
+          if (FX.away.has("slot:" + pos)) c.classList.add("fx-away");
           slot.append(c);
         }
       }
@@ -1084,7 +1592,9 @@
   function summaryLineText(d, p) {
     const title = summaryTitle(d, p);
     if (!p.trump || !Array.isArray(p.points)) return `Last hand: ${title}`;
-    return `Last hand: ${title} (${sidesOf(d).map((_, i) => signed(p.points[i] || 0)).join(" \u2013 ")})`;
+    const who = claimer(d, p);
+    const claimed = who !== null ? ` \u00b7 ${whoName(d, who)} claimed the rest` : "";
+    return `Last hand: ${title} (${sidesOf(d).map((_, i) => signed(p.points[i] || 0)).join(" \u2013 ")})${claimed}`;
   }
 
   function summaryOf(d, p) {
@@ -1095,7 +1605,8 @@
     frag.append(el("div", { class: "title", text: summaryTitle(d, p) }));
     if (p.trump) {
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
-        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : ""));
+        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "",
+        claimer(d, p) !== null ? ` \u00b7 ${whoName(d, claimer(d, p))} claimed the rest` : ""));
     }
     if (!p.trump) {
       frag.append(el("div", { class: "small", text: "The hand is thrown in; the deal passes to the left." }));
@@ -1231,18 +1742,44 @@
     const bids = legal.filter((a) => !/^(play|discard) /.test(a));
     // the bidding keeps the row's height (no jump when your turn comes); the play gives it back
     document.body.classList.toggle("bidding", !!(v && d.status === "playing" && BIDDING.indexOf(v.phase) >= 0 && v.phase !== "discard" && S.seat !== null));
-    const key = JSON.stringify([bids, locked(), v && v.phase, v && v.dealer, v && v.seat, v && v.up_card]);
+    // why a choice is missing now (the server's words), quietly under the buttons
+    const rawNotes = (v && Array.isArray(v.notes) && v.notes) || (Array.isArray(d.notes) && d.notes) || [];
+    const notes = rawNotes.filter((x) => typeof x === "string" && x);
+    const nb = $("bid-notes");
+    const notesText = notes.join(" ");
+    if (nb.textContent !== notesText) nb.textContent = notesText;
+    nb.classList.toggle("hidden", !notes.length || S.seat === null || d.status !== "playing");
+    const confirm = S.confirm && S.confirm.v === S.shownV && bids.indexOf(S.confirm.action) >= 0 ? S.confirm.action : null;
+    const key = JSON.stringify([bids, locked(), v && v.phase, v && v.dealer, v && v.seat, v && v.up_card, confirm]);
     if (S.renderKeys.bids === key) return;
     S.renderKeys.bids = key;
     const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     E.clear(box);
-    box.classList.toggle("many", bids.length > 4);
+    box.classList.toggle("many", bids.length > 4 && !confirm);
+    box.classList.toggle("confirming", !!confirm);
+    if (confirm) {
+      // going alone, asked once more (the setting): nothing is sent until Yes
+      const words = / alone$/.test(confirm) && confirm.startsWith("defend") ? "Defend alone against them?" : "Go alone? Your partner sits this hand out.";
+      const yes = el("button", { type: "button", class: "bid confirm-yes", id: "confirm-yes", title: actionLabelText(confirm, v) },
+                     "Yes: ", ...actionLabelNodes(confirm, v));
+      const no = el("button", { type: "button", class: "bid pass confirm-no", id: "confirm-no", text: "Cancel" });
+      yes.disabled = no.disabled = locked();
+      yes.addEventListener("click", () => act(confirm));
+      no.addEventListener("click", () => {
+        S.confirm = null;
+        render();
+        const back = box.querySelector(`[data-action="${CSS.escape(confirm)}"]`);
+        if (back) back.focus({ preventScroll: true });
+      });
+      box.append(el("span", { class: "confirm-q", id: "confirm-question", text: words }), yes, no);
+      return;
+    }
     for (const a of bids) {
       const parts = a.split(/\s+/);
       const b = el("button", { type: "button", class: "bid" + (a === "pass" ? " pass" : "") + (parts[parts.length - 1] === "alone" ? " alone" : ""),
                                dataset: { action: a }, title: actionLabelText(a, v) }, ...actionLabelNodes(a, v));
       b.disabled = locked();
-      b.addEventListener("click", () => act(a));
+      b.addEventListener("click", () => choose(a));
       box.append(b);
     }
     restoreFocus(box, focused);
@@ -1265,7 +1802,8 @@
     else if (v && v.phase === "play" && legal.length) lab = legal.length === 1 ? "Only one card can be played." : "Choose a card to play.";
     else if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(S.seat) >= 0) lab = "You sit this hand out.";
     E.clear(label);
-    if (flash && v && v.phase === "play" && v.trick && v.trick.length) {
+    const swept = !!(v && S.sweptKey === trickKey(v) && (!v.trick || !v.trick.length));
+    if (flash && v && v.phase === "play" && ((v.trick && v.trick.length) || swept)) {
       label.append(`Last trick, won by ${S.seat === flash.winner ? "you" : seatName(d, flash.winner)}: `);
       for (const p of flash.plays || []) label.append(E.cardText(p.card), " ");
     } else label.textContent = lab;
@@ -1297,6 +1835,7 @@
       }
       if (v && v.up_card_taken && v.seat === v.dealer && c === v.up_card) b.append(el("span", { class: "tag", text: "up card" }));
       if (i === S.sel) b.classList.add("selected");
+      if (FX.away.has("hand:" + c)) b.classList.add("fx-away");
       b.addEventListener("click", () => { if (b.dataset.action) act(b.dataset.action); });
       b.addEventListener("focus", () => { selectCard(i, false); });
       box.append(b);
@@ -1438,6 +1977,7 @@
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape" && S.confirm) { e.preventDefault(); S.confirm = null; render(); return; }
     const cards = handCards();
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       if (!cards.length) return;
@@ -1472,11 +2012,12 @@
   function init() {
     if (!tableId) { $("status").textContent = "No table given."; return; }
     $("table-id").textContent = `Table ${tableId}`;
-    $("hint-button").addEventListener("click", () => {
-      if (!S.shown || !isMyTurn(S.shown)) return;
-      if (send({ t: "hint" })) { S.hints = { v: S.shownV, loading: true }; renderHints(); }
-      else toast("Not connected.");
-    });
+    initSettings();
+    $("hint-button").addEventListener("click", askHint);
+    $("hint-quick").addEventListener("click", askHint);
+    $("hint-strip-close").addEventListener("click", () => { if (S.hints) S.hintsClosed = S.hints.v; renderHints(); });
+    $("claim-button").addEventListener("click", claim);
+    $("undo-button").addEventListener("click", undo);
     $("chat-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const input = $("chat-input");
@@ -1512,6 +2053,15 @@
     get version() { return S.shownV; },
     get pending() { return S.pending; },
     get connected() { return !!(S.ws && S.ws.readyState === WebSocket.OPEN && S.welcomed); },
+    get settings() { return Object.assign({}, S.settings); },
+    get motion() { return motion(); },
+    /** cards in flight now, and flights started since the page opened */
+    get animating() { return FX.flights.length; },
+    get flights() { return FX.started; },
+    /** AudioContexts made (none until sounds are turned on) */
+    get audioContexts() { return Sound.made; },
+    /** for tests: every motion lasts this many times longer */
+    set motionScale(k) { FX.debugScale = Number(k) > 0 ? Number(k) : 1; },
   };
 
   init();

@@ -1,0 +1,154 @@
+"""The replay viewer's pages and API: a finished game, or an uploaded record, step by step.
+
+A thin layer over :mod:`euchre.replay`: the engine replays the record and writes every step (all
+four hands face up, the bids, the tricks, the score, the words); the browser only shows them.
+
+- ``GET /api/games/{id}/replay``: the timeline of a finished game. The deal is a secret until the
+  game is over, so a game in progress is 409 ``not_over`` (as its record is).
+- ``POST /api/replay`` with ``{"record": "<text>", "format": "ours"|"egn"|null}``: the timeline of
+  an uploaded record (our TOML or EGN; ``null`` tells them apart by the first character). A record
+  that does not load or replay is 400 ``bad_record``, saying what is wrong where.
+- ``?analyze=1`` on either: each decision's mark from :func:`euchre.analyze.analyze_game` at the
+  replay's small budget (:data:`euchre.replay.REPLAY_SAMPLES`), worked out on a thread of its own,
+  one at a time, never on the event loop; an analysis costs a hint (``--hint-limit``) and the last
+  few are kept, so asking again is answered at once.
+- ``/replay/{id}`` and ``/replay``: the viewer page (``static/viewer.html``), on a finished game or
+  with a form to upload a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import orjson
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from euchre import egn, notation
+from euchre.errors import EuchreError
+from euchre.replay import timeline_of_record
+
+if TYPE_CHECKING:
+    from euchre.server.app import RateLimiter
+    from euchre.server.core import LiveTable
+
+__all__ = ["install_replay", "ReplayUpload", "ANALYSES_AT_ONCE", "ANALYSIS_CACHE"]
+
+ANALYSES_AT_ONCE = 2
+"""Analyses worked out or waiting at once over the whole server; past it the answer is 503
+``busy`` (an analysis already kept is answered regardless)."""
+ANALYSIS_CACHE = 16
+"""Analysed timelines kept, by the record's text (a finished game's record never changes)."""
+MAX_RECORD = 64 * 1024
+"""Longest record text accepted (the body cap would refuse a longer one first)."""
+
+
+class ReplayUpload(BaseModel):
+    """``POST /api/replay``."""
+
+    model_config = ConfigDict(extra="forbid")
+    record: Annotated[str, Field(max_length=MAX_RECORD)]
+    """The record's text: our TOML format or EGN (JSON)."""
+    format: Literal["ours", "egn"] | None = None
+    """Which format; ``None``: EGN when the text starts with ``{``, else ours."""
+
+
+def _load(text: str, fmt: str | None) -> notation.GameRecord:
+    """The record in ``text``; raises :class:`~euchre.errors.EuchreError` saying what is wrong."""
+    if not text.strip():
+        raise EuchreError("the record is empty")
+    if fmt == "egn":
+        return egn.loads(text)
+    if fmt == "ours":
+        return notation.GameRecord.loads(text)
+    return notation.loads(text)
+
+
+def _timeline_json(text: str, fmt: str | None, analyze: bool) -> bytes:
+    """Load, replay and describe a record (on a worker thread), as JSON bytes."""
+    timeline = timeline_of_record(_load(text, fmt), analyze=analyze)
+    return orjson.dumps(timeline.to_dict())
+
+
+def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
+                   table_or_404: Callable[[Request, str], Awaitable[LiveTable]],
+                   limiter: RateLimiter | None = None) -> None:
+    """Add the viewer's pages and API routes to ``app`` (see the module docstring); ``limiter``
+    is the per-address hint limit an analysis counts against."""
+    from euchre.server.app import ApiError, short
+    from euchre.server.guard import client_key
+
+    threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="euchre-replay")
+    kept: OrderedDict[str, bytes] = OrderedDict()
+    running: dict[str, asyncio.Future[bytes]] = {}
+
+    async def answer(request: Request, text: str, fmt: str | None, analyze: bool) -> Response:
+        try:
+            if not analyze:
+                body = await asyncio.to_thread(_timeline_json, text, fmt, False)
+            else:
+                body = await analysed(request, text, fmt)
+        except (EuchreError, ValueError) as e:
+            raise ApiError(400, "bad_record", short(f"the record cannot be replayed: {e}")) from None
+        return Response(body, media_type="application/json")
+
+    async def analysed(request: Request, text: str, fmt: str | None) -> bytes:
+        key = hashlib.sha256(f"{fmt}\n{text}".encode()).hexdigest()
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+        fut = running.get(key)
+        if fut is None:
+            if limiter is not None:
+                wait = limiter.take(client_key(request.client.host if request.client else None))
+                if wait > 0:
+                    n = max(1, round(wait + 0.5))
+                    raise ApiError(429, "rate", f"too many analyses and hints from your address; try again in "
+                                   f"{n} seconds", headers={"Retry-After": str(n)})
+            if len(running) >= ANALYSES_AT_ONCE:
+                raise ApiError(503, "busy", "analyses are busy right now; try again in a few seconds",
+                               headers={"Retry-After": "5"})
+            fut = asyncio.get_running_loop().run_in_executor(threads, _timeline_json, text, fmt, True)
+            running[key] = fut
+
+            def done(f: asyncio.Future[bytes]) -> None:
+                running.pop(key, None)
+                if not f.cancelled() and f.exception() is None:
+                    kept[key] = f.result()
+                    while len(kept) > ANALYSIS_CACHE:
+                        kept.popitem(last=False)
+
+            fut.add_done_callback(done)
+        return await asyncio.shield(fut)
+
+    @app.get("/replay", include_in_schema=False)
+    async def viewer_upload_page() -> FileResponse:
+        return page("viewer.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def viewer_page(table_id: str) -> FileResponse:
+        return page("viewer.html")
+
+    @app.get("/api/games/{table_id}/replay")
+    async def game_replay(table_id: str, request: Request,
+                          analyze: Annotated[bool, Query()] = False) -> Response:
+        """Every step of a finished game, all hands face up (409 ``not_over`` before the end)."""
+        hub = request.app.state.hub
+        text = await asyncio.to_thread(hub.store.record, table_id)
+        if text is None:
+            await table_or_404(request, table_id)
+            raise ApiError(409, "not_over", "the replay is available once the game is over")
+        return await answer(request, text, "ours", analyze)
+
+    @app.post("/api/replay")
+    async def upload_replay(body: ReplayUpload, request: Request,
+                            analyze: Annotated[bool, Query()] = False) -> Response:
+        """Every step of an uploaded record (ours or EGN); 400 ``bad_record`` when it is wrong."""
+        return await answer(request, body.record, body.format, analyze)
+

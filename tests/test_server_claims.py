@@ -1,0 +1,174 @@
+"""Claims and take-backs over the WebSocket (``docs/server.md``): a practice table lets its one
+person take back a card, a table with other people never does; a claim is one event that replays
+to the same game, offered only when the seat's own cards make it certain; the state frames say
+why a choice is missing and show computer players' levels."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import DATABASES, Client
+from test_server_api import error, friends_table, join, live, reply, run, sync
+
+from euchre import Game, Rules
+from euchre.actions import Action
+from euchre.game import certain_sweep
+from euchre.server.db import Store
+
+
+def _replayed(srv: Any, table_id: str) -> Game:
+    """The table's game rebuilt from its stored events, as a restarted server does."""
+    store = Store(srv.url, migrate=False)
+    try:
+        row = store.load_table(table_id)
+    finally:
+        store.close()
+    assert row is not None
+    game: Game | None = None
+    for ev in row.events:
+        if ev.kind == "start":
+            game = Game(Rules.from_dict(row.rules), seed=row.seed, dealer=row.dealer)
+        elif ev.kind in ("action", "claim"):
+            assert game is not None
+            codes = ev.payload["a"]
+            for code in codes if isinstance(codes, list) else [codes]:
+                game.push(Action.from_code(int(code)))
+        elif ev.kind == "undo":
+            assert game is not None
+            for _ in range(int(ev.payload["n"])):
+                game.pop()
+    assert game is not None
+    return game
+
+
+async def _my_turn(c: Client, timeout: float = 20.0) -> dict[str, Any]:
+    """Read until this seat's frame offers choices; the frame's data."""
+    while not (c.state and c.state["status"] == "playing" and c.state["view"] and c.state["view"]["legal"]):
+        await c.recv(timeout)
+    return c.state
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_practice_table_takes_back_a_card(db: str, tmp_path: Path) -> None:
+    with live(db, tmp_path) as srv:
+
+        async def scenario() -> None:
+            d = srv.create(mode="bots", name="Solo")
+            c = await join(srv, d["id"], d["token"])
+            seats = c.state["seats"]  # type: ignore[index]
+            assert [s["level"] for s in seats] == [None, "easy", "easy", "easy"]
+            rng = random.Random(3)
+            # Nothing to take back before the first card.
+            st = await _my_turn(c)
+            assert st["undo"] is False
+            f = await reply(c, {"t": "undo", "id": "u0", "v": c.v})
+            assert f["t"] == "err" and f["code"] == "illegal" and "no card of yours" in f["message"]
+            for _ in range(60):  # until a card of mine is followed by my turn in the same hand
+                if st["view"]["phase"] != "play":
+                    ack = await reply(c, {"t": "act", "id": f"b{c.v}", "action": rng.choice(st["view"]["legal"]),
+                                          "v": c.v})
+                    await sync([c], ack["v"])
+                    st = await _my_turn(c)
+                    continue
+                played = st["view"]["legal"][0]
+                hand_before, number = list(st["view"]["hand"]), st["view"]["hand_number"]
+                ack = await reply(c, {"t": "act", "id": f"card{c.v}", "action": played, "v": c.v})
+                assert ack["t"] == "ack"
+                await sync([c], ack["v"])
+                st = await _my_turn(c)
+                if st["view"]["hand_number"] == number and st["undo"] and len(st["view"]["hand"]) >= 1:
+                    break
+            else:
+                pytest.fail("never my turn again within a hand")
+            v = c.v
+            ack = await reply(c, {"t": "undo", "id": "undo1", "v": v})
+            assert ack["t"] == "ack" and ack["v"] == v + 1
+            await sync([c], v + 1)
+            back = c.state
+            assert back is not None and back["view"]["hand"] == hand_before and played in back["view"]["legal"]
+            # The stored events replay to the same game as the table shows.
+            game = _replayed(srv, d["id"])
+            assert [str(x) for x in game.view(0).hand] == back["view"]["hand"]
+            again = await reply(c, {"t": "undo", "id": "undo1", "v": v})  # a resend: the first answer
+            assert again == ack
+
+        run(scenario())
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_no_take_back_with_other_people_at_the_table(db: str, tmp_path: Path) -> None:
+    with live(db, tmp_path) as srv:
+
+        async def scenario() -> None:
+            table_id, _, clients = await friends_table(srv)
+            rng = random.Random(1)
+            for _ in range(40):  # play until someone has played a card
+                actor = next(c for c in clients if c.state and c.state["view"]["legal"])
+                legal = actor.state["view"]["legal"]  # type: ignore[index]
+                ack = await reply(actor, {"t": "act", "id": f"x{actor.v}", "action": rng.choice(legal), "v": actor.v})
+                await sync(clients, ack["v"])
+                if any(a["action"] and a["action"].startswith("play") for a in clients[0].state["view"]["actions"]):
+                    break
+            player = next(c for c in clients if any(
+                a["seat"] == c.state["seat"] and (a["action"] or "").startswith("play")
+                for a in c.state["view"]["actions"]))
+            assert player.state["undo"] is False  # type: ignore[index]
+            v = srv.version(table_id)
+            f = await reply(player, {"t": "undo", "id": "no", "v": player.v})
+            assert f["t"] == "err" and f["code"] == "forbidden"
+            assert srv.version(table_id) == v
+            spectator = await join(srv, table_id, None)
+            f = await error(spectator, {"t": "claim", "id": "s1"})
+            assert f["code"] == "forbidden"
+
+        run(scenario())
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_claims_are_offered_when_certain_and_replay(db: str, tmp_path: Path) -> None:
+    """Play a practice game to its end, claiming whenever offered (and trying to claim when not):
+    every offer is certain by the seat's own view, every refusal changes nothing, and the stored
+    events (claims included) replay to the finished game."""
+    with live(db, tmp_path) as srv:
+
+        async def scenario() -> None:
+            d = srv.create(mode="bots", name="Solo", rules={"target": 4})
+            c = await join(srv, d["id"], d["token"])
+            rng = random.Random(7)
+            offers = refusals = 0
+            while True:
+                while not (c.state["status"] == "over" or c.state["view"]["legal"]):  # type: ignore[index]
+                    await c.recv(20)
+                st = c.state
+                assert st is not None
+                if st["status"] == "over":
+                    break
+                assert st["notes"] == [] or all(isinstance(n, str) and n for n in st["notes"])
+                game = _replayed(srv, d["id"])
+                assert st["claim"] == game.can_claim()
+                if st["claim"]:
+                    assert certain_sweep(game.view(0))
+                    offers += 1
+                    ack = await reply(c, {"t": "claim", "id": f"c{c.v}", "v": c.v})
+                    assert ack["t"] == "ack"
+                    await sync([c], ack["v"])
+                    assert c.state["claimed"]["seat"] == 0  # type: ignore[index]
+                    continue
+                if st["view"]["phase"] == "play" and refusals < 3:
+                    v = c.v
+                    f = await reply(c, {"t": "claim", "id": f"n{v}", "v": v})
+                    assert f["t"] == "err" and f["code"] == "illegal" and f["message"].startswith("no claim now")
+                    assert srv.version(d["id"]) == v
+                    refusals += 1
+                legal = st["view"]["legal"]
+                ack = await reply(c, {"t": "act", "id": f"a{c.v}", "action": rng.choice(legal), "v": c.v})
+                assert ack["t"] == "ack"
+                await sync([c], ack["v"])
+            game = _replayed(srv, d["id"])
+            assert game.is_over and list(game.scores) == c.state["scores"]  # type: ignore[index]
+            assert refusals >= 1
+
+        run(scenario(), timeout=120)
