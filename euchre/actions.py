@@ -14,8 +14,8 @@ code    action
 4       ``defend alone``
 5-8     ``call c|d|h|s``: round 2 (or the dealer under a turned-up Joker)
 9-12    ``call c|d|h|s alone``
-13-45   ``discard <card>`` (13 + card id)
-46-78   ``play <card>`` (46 + card id)
+13-45   ``discard <card>`` (:data:`DISCARD_OFFSET` + card id)
+46-78   ``play <card>`` (:data:`PLAY_OFFSET` + card id)
 ======  ==================================================================
 """
 
@@ -27,7 +27,8 @@ from euchre.cards import CARDS, NUM_CARDS, Card, Suit
 from euchre.errors import InvalidActionError
 
 __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAKE", "DEFEND_ALONE",
-           "call", "play", "discard", "ACTIONS"]
+           "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
+           "DISCARD_ACTIONS"]
 
 
 class Kind(IntEnum):
@@ -46,8 +47,13 @@ class Kind(IntEnum):
 
 _CALL = 5
 _CALL_ALONE = 9
-_DISCARD = 13
-_PLAY = _DISCARD + NUM_CARDS
+DISCARD_OFFSET = 13
+"""The code of ``discard`` of card 0: ``discard(card) == DISCARD_OFFSET + card``."""
+PLAY_OFFSET = DISCARD_OFFSET + NUM_CARDS
+"""The code of ``play`` of card 0, the first play action: ``play(card) == PLAY_OFFSET + card``,
+so ``CARDS[action - PLAY_OFFSET]`` is the card of a play action (see :func:`play`)."""
+_DISCARD = DISCARD_OFFSET
+_PLAY = PLAY_OFFSET
 NUM_ACTIONS = _PLAY + NUM_CARDS
 """Size of the action space (79)."""
 
@@ -203,10 +209,19 @@ def call(suit: int, *, alone: bool = False) -> Action:
 
 
 def play(card: int) -> Action:
-    """Play a card."""
+    """Play a card; its code is :data:`PLAY_OFFSET` plus the card id.
+
+    >>> a = play(Card.parse("Jh"))
+    >>> a, a - PLAY_OFFSET == Card.parse("Jh"), CARDS[a - PLAY_OFFSET]
+    (Action('play Jh'), True, Card('Jh'))
+    """
     return ACTIONS[_PLAY + card]
 
 
 def discard(card: int) -> Action:
-    """The dealer buries a card."""
+    """The dealer buries a card; its code is :data:`DISCARD_OFFSET` plus the card id.
+
+    >>> discard(Card.parse("9c")) - DISCARD_OFFSET == Card.parse("9c")
+    True
+    """
     return ACTIONS[_DISCARD + card]

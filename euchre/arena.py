@@ -68,7 +68,7 @@ from typing import Any
 
 from euchre.errors import EuchreError
 from euchre.game import Game
-from euchre.rules import Rules
+from euchre.rules import SIDE_SEATS, Rules
 
 __all__ = [
     "ArenaResult", "BotError", "BotStats", "GameResult", "MakerCounts", "PairResult", "Progress",
@@ -114,11 +114,9 @@ def t95(df: int) -> float:
 
 def seatings(players: int) -> list[tuple[int, ...]]:
     """The seats bot A holds in each game of a pair (B holds the others)."""
-    if players == 4:
-        return [(0, 2), (1, 3)]
-    if players in (2, 3):
-        return [(s,) for s in range(players)]
-    raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if players not in SIDE_SEATS:
+        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    return list(SIDE_SEATS[players])
 
 
 def pair_seed(seed: int, index: int) -> int:
@@ -282,12 +280,14 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
     for h in game.hands:
         for is_a in (True, False):
             counts[is_a] += MakerCounts(side_hands=n_sides[is_a])
-        if h.thrown_in:
+        r = h.result()
+        assert r is not None
+        if r.thrown_in:
             thrown += 1
             continue
-        ms = h.side_of(h.maker)
-        taken = h.tricks_taken(ms)
-        made, march = taken >= 3, taken == 5
+        ms = r.maker_side
+        assert ms is not None
+        made, march = r.made, r.march
         counts[ms in a_sides] += MakerCounts(
             maker_hands=1, made=int(made), marches=int(march), euchred=int(not made), loners=int(h.alone),
             loners_made=int(h.alone and made), loner_marches=int(h.alone and march))

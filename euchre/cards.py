@@ -96,41 +96,48 @@ class Card(int):
 
     __slots__ = ()
 
+    def __new__(cls, value: int) -> Card:
+        """The card of id ``value`` (0..32); any other value raises :class:`InvalidActionError`."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_CARDS:
+            raise InvalidActionError(f"not a card id: {value!r} (0..{NUM_CARDS - 1}: suit * 8 + rank, "
+                                     f"{NUM_CARDS - 1} the Joker)")
+        return super().__new__(cls, value)
+
     @property
     def is_joker(self) -> bool:
         """True for the Joker (the Benny), which has no printed suit."""
-        return self == 32
+        return self == JOKER
 
     @property
     def suit(self) -> Suit | None:
         """The printed suit; ``None`` for the Joker. Use :func:`effective_suit` for play."""
-        return None if self == 32 else Suit(self >> 3)
+        return None if self == JOKER else Suit(self >> 3)
 
     @property
     def rank(self) -> int:
         """Rank index 0..7 (7 8 9 T J Q K A); the Joker is 8."""
-        return 8 if self == 32 else self & 7
+        return 8 if self == JOKER else self & 7
 
     @property
     def rank_letter(self) -> str:
         """The rank as one character, ``T`` for ten."""
-        return "J" if self == 32 else RANKS[self & 7]
+        return "J" if self == JOKER else RANKS[self & 7]
 
     def name(self) -> str:
         """The card in words: ``"jack of hearts"``, ``"the Joker"``."""
-        if self == 32:
+        if self == JOKER:
             return "the Joker"
         return f"{RANK_WORDS[self & 7]} of {Suit(self >> 3).word}"
 
     def symbol(self) -> str:
         """Display form with the suit symbol: ``J♥``, ``10♣``, ``JK`` for the Joker."""
-        if self == 32:
+        if self == JOKER:
             return "JK"
         r = "10" if self & 7 == 3 else RANKS[self & 7]
         return r + Suit(self >> 3).symbol
 
     def __str__(self) -> str:
-        if self == 32:
+        if self == JOKER:
             return "Jk"
         return RANKS[self & 7] + "cdhs"[self >> 3]
 
@@ -162,8 +169,9 @@ class Card(int):
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_CARDS))
 """Every card by id; the canonical instances."""
-JOKER: Card = CARDS[32]
-JOKER_BIT = 1 << 32
+JOKER: Card = CARDS[NUM_CARDS - 1]
+"""The Joker (the Benny), the last card id (32), after the 32 suited cards."""
+JOKER_BIT = 1 << JOKER
 
 
 def right_bower(trump: int) -> Card:
@@ -219,7 +227,7 @@ def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     for t in range(5):
         eff = [0] * NUM_CARDS
         pw = [0] * NUM_CARDS
-        for c in range(32):
+        for c in range(JOKER):  # the suited cards
             s, r = c >> 3, c & 7
             eff[c] = s
             pw[c] = r
@@ -230,8 +238,8 @@ def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
                     eff[c], pw[c] = t, 118
                 elif s == t:
                     pw[c] = 100 + r
-        eff[32] = t if t < 4 else 4
-        pw[32] = 120
+        eff[JOKER] = t if t < 4 else 4
+        pw[JOKER] = 120
         effective.append(eff)
         power.append(pw)
         follow.append([mask_of(c for c in range(NUM_CARDS) if eff[c] == s) for s in range(5)])
@@ -302,7 +310,7 @@ def sort_hand(cards: Iterable[int], trump: int | None = None) -> list[Card]:
     pw = POWER[t]
 
     def key(c: int) -> tuple[int, int]:
-        if c == 32 and trump is None:
+        if c == JOKER and trump is None:
             return (-1, 0)
         return (order.index(eff[c]), -pw[c])
 

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
 from euchre.cards import EFFECTIVE, Card, Suit, left_bower, right_bower
+from euchre.results import HandResult
+from euchre.rules import HAND_SIZE
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -152,7 +154,7 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
         dealer = view.dealer
         if seat == dealer:
             return [says("pick up") + " ", up, *alone]
-        sits_out = action.alone and view.players == 4 and dealer == (seat + 2) % 4
+        sits_out = action.alone and view.rules.partner(seat) == dealer
         if view.players == 2 or sits_out:  # the dealer may decline, or sits out and takes nothing
             return [says("order up") + " ", up, *alone]
         return [says("order") + f" {object_form(names[dealer])} to pick up ", up, *alone]
@@ -191,8 +193,8 @@ def side_words(view: PlayerView, side: int, names: Sequence[str]) -> tuple[str, 
     return " and ".join(seats), len(seats) > 1
 
 
-def _tricks(n: int) -> str:
-    return "all 5 tricks" if n == 5 else "no trick" if n == 0 else f"{n} trick" + ("s" if n != 1 else "")
+def _tricks(n: int, size: int = HAND_SIZE) -> str:
+    return f"all {size} tricks" if n == size else "no trick" if n == 0 else f"{n} trick" + ("s" if n != 1 else "")
 
 
 def _names_and(items: Sequence[str]) -> str:
@@ -216,14 +218,15 @@ def _scorers(view: PlayerView, names: Sequence[str]) -> str:
 
 def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
     """How a finished hand ended and who scored, in pieces (see :func:`hand_result_words`)."""
-    if view.maker < 0:
+    result = HandResult.of_view(view)
+    if result.thrown_in:
         nxt = names[(view.dealer + 1) % view.players]
         return [f"everyone passed, so the hand is thrown in: no one scores, and {object_form(nxt)} "
                 f"{_conjugate(nxt, 'deal')} next"]
-    assert view.trump is not None and view.points is not None
-    maker = names[view.maker]
-    side = view.side_of(view.maker)
-    taken = sum(n for seat, n in enumerate(view.tricks_won) if view.side_of(seat) == side)
+    assert view.trump is not None and result.maker is not None and result.maker_side is not None
+    assert result.maker_tricks is not None
+    maker = names[result.maker]
+    side, taken = result.maker_side, result.maker_tricks
     loner = view.alone and view.players == 4  # the cut-throat maker is always alone: no news
     if loner:
         who, plural = maker, False
@@ -232,18 +235,18 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
     detail: list[Part] = [" (", Suit(view.trump)]
     if not loner and who != maker:
         detail.append(f", made by {object_form(maker)}")
-    detail.append(f"; {_tricks(taken)})")
+    detail.append(f"; {_tricks(taken, view.rules.hand_size)})")
     going = ", going alone," if loner else ""
-    if taken == 5:
+    if result.march:
         what = f"{who}{going} marched"
-    elif taken >= 3:
+    elif result.made:
         what = f"{who}{going} made it"
     else:
         was = _conjugate(who, "were", plural=plural)
-        sup = "super-" if taken == 0 and view.rules.super_euchre else ""
+        sup = "super-" if result.super_euchre else ""
         what = f"{who}{going} {was} {sup}euchred"
-        if view.lone_defender >= 0:
-            what += f" by {object_form(names[view.lone_defender])} defending alone"
+        if result.lone_defender is not None:
+            what += f" by {object_form(names[result.lone_defender])} defending alone"
     return [what, *detail, ": " + _scorers(view, names)]
 
 
@@ -266,7 +269,7 @@ def missing_choice_parts(view: PlayerView) -> list[list[Part]]:
     out: list[list[Part]] = []
     alone_missing = not r.going_alone and r.players == 4
     if view.phase is Phase.BID1:
-        if r.canadian_loner and r.players == 4 and seat == (view.dealer + 2) % 4:
+        if r.canadian_loner and seat == r.partner(view.dealer):
             out.append(["The dealer's partner may order up only by going alone (Canadian loner)."])
         if alone_missing:
             out.append(["Going alone is not allowed in these rules."])

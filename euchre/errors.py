@@ -14,7 +14,8 @@ class EuchreError(Exception):
 
 
 class InvalidActionError(EuchreError, ValueError):
-    """A card or action text that does not parse (``"play Xz"``)."""
+    """A card or action text that does not parse (``"play Xz"``), or a card id or action code out
+    of range (``Card(40)``, ``Action.from_code(99)``)."""
 
 
 class IllegalActionError(EuchreError, ValueError):
@@ -31,6 +32,19 @@ class DealError(EuchreError, ValueError):
 
 class RecordError(EuchreError, ValueError):
     """A malformed or inconsistent game record (own format or EGN)."""
+
+
+class SeatError(EuchreError, ValueError):
+    """A seat number that is not a seat of the table (``view(7)`` with four players)."""
+
+
+class PhaseError(EuchreError, ValueError):
+    """Something asked of a hand at a point where it does not apply (solving a hand that is not
+    in trick play); the message names the point the hand is at."""
+
+
+class EmptyHistoryError(EuchreError, IndexError):
+    """``pop()`` with no action to take back; an ``IndexError``, as ``list.pop`` raises."""
 
 
 class BotProtocolError(EuchreError):

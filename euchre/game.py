@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from euchre.actions import Action, Kind
-from euchre.cards import EFFECTIVE, POWER, Card, deck_cards
-from euchre.errors import IllegalActionError
+from euchre.cards import EFFECTIVE, POWER, Card
+from euchre.errors import DealError, EmptyHistoryError, IllegalActionError
 from euchre.rules import Rules
 from euchre.state import Deal, Phase, State
 
@@ -56,7 +56,7 @@ class Game:
         if dealer is None:
             dealer = deals[0].dealer if deals else random.Random(f"{self.seed}/dealer").randrange(n)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+            raise DealError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         self.first_dealer = dealer
         self.clock: Clock = clock or time.monotonic
         self._start = self.clock()
@@ -79,7 +79,7 @@ class Game:
         if index < len(self._given):
             deal = self._given[index]
             if deal.dealer != dealer:
-                raise ValueError(f"deal {index} is dealt by seat {deal.dealer}, but seat {dealer} deals")
+                raise DealError(f"deal {index} is dealt by seat {deal.dealer}, but seat {dealer} deals")
             return State.from_deal(self.rules, deal)
         return State.random(self.rules, dealer=dealer, rng=random.Random(f"{self.seed}/{index}"))
 
@@ -171,7 +171,7 @@ class Game:
         """Undo the last action, across a hand boundary if needed; returns it."""
         if not self.state.history:
             if len(self.hands) == 1:
-                raise IndexError("pop from a game with no actions")
+                raise EmptyHistoryError("pop from a game with no actions")
             self.hands.pop()
         hand = self.state
         if hand.is_over:
@@ -361,8 +361,7 @@ def certain_sweep(view: PlayerView) -> bool:
         return False
     t = int(view.trump)
     eff, pw = EFFECTIVE[t], POWER[t]
-    seen = set(view.hand) | set(view.played)
-    unseen = [c for c in deck_cards(view.rules.deck) if c not in seen]
+    unseen = view.unseen()
     unseen_trumps = [pw[c] for c in unseen if eff[c] == t]
     top_unseen = {suit: max((pw[c] for c in unseen if eff[c] == suit), default=-1) for suit in range(5)}
     hand = list(view.hand)

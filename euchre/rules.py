@@ -15,9 +15,32 @@ from typing import Any, ClassVar
 from euchre.cards import DECK_SIZES
 from euchre.errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "LONER_LEADS", "FIELD_BOUNDS"]
+__all__ = ["Rules", "PRESETS", "LONER_LEADS", "FIELD_BOUNDS", "HAND_SIZE", "SIDE_SEATS"]
 
 LONER_LEADS = ("dealer_left", "loner_left")
+
+HAND_SIZE = 5
+"""Cards dealt to each seat, and so tricks in a hand (:attr:`Rules.hand_size`, for code with no
+``Rules`` at hand)."""
+
+SIDE_SEATS: dict[int, tuple[tuple[int, ...], ...]] = {
+    4: ((0, 2), (1, 3)),
+    3: ((0,), (1,), (2,)),
+    2: ((0,), (1,)),
+}
+"""The seats of each scoring side, by number of players: partnerships 0+2 and 1+3 with four,
+else one side per seat. Every other seat question (side, partner, opponents) is derived from
+this table once, below, and answered by :class:`Rules`."""
+
+_SIDE_OF = {n: tuple(next(i for i, seats in enumerate(sides) if s in seats) for s in range(n))
+            for n, sides in SIDE_SEATS.items()}
+"""_SIDE_OF[players][seat]: the side a seat scores for."""
+_PARTNER = {n: tuple(next((o for o in SIDE_SEATS[n][_SIDE_OF[n][s]] if o != s), None) for s in range(n))
+            for n in SIDE_SEATS}
+"""_PARTNER[players][seat]: the seat's partner, ``None`` without partnerships."""
+_OPPONENTS = {n: tuple(tuple(o for o in range(n) if _SIDE_OF[n][o] != _SIDE_OF[n][s]) for s in range(n))
+              for n in SIDE_SEATS}
+"""_OPPONENTS[players][seat]: the seats of the other sides, in seat order."""
 
 FIELD_BOUNDS: dict[str, tuple[int, int]] = {
     "target": (1, 1000),
@@ -71,6 +94,11 @@ class Rules:
 
     >>> Rules.preset("british", stick_the_dealer=True).target
     11
+
+    A field left out takes its default; ``march_points`` follows the player count:
+
+    >>> Rules().march_points, Rules(players=3, deck=20, going_alone=False).march_points
+    (2, 3)
     """
 
     players: int = 4
@@ -97,8 +125,9 @@ class Rules:
     # the others (FIELD_BOUNDS).
     make_points: int = 1
     """Makers who take 3 or 4 tricks."""
-    march_points: int = 2
-    """Makers who take all 5 tricks (cut-throat: 3)."""
+    march_points: int = None  # type: ignore[assignment]  # by the player count, set in __post_init__
+    """Makers who take all 5 tricks. By default it follows the player count (RULES.md section 6):
+    3 with three players (cut-throat), else 2; set it to any value from 1 to 100."""
     loner_march_points: int = 4
     """A lone maker who takes all 5 tricks."""
     euchre_points: int = 2
@@ -119,6 +148,8 @@ class Rules:
     PRESET_ALIASES: ClassVar[dict[str, str]] = {}
 
     def __post_init__(self) -> None:
+        if self.march_points is None:  # the default: by the player count
+            object.__setattr__(self, "march_points", _default_march_points(self.players))
         self._validate()
 
     # --- validation ---------------------------------------------------------------------------
@@ -139,7 +170,7 @@ class Rules:
             raise bad("players", "must be 2, 3 or 4")
         if self.deck not in DECK_SIZES:
             raise bad("deck", "must be 20, 24, 25 (with the Joker) or 32")
-        if self.players * 5 + 1 > self.deck:
+        if self.players * HAND_SIZE + 1 > self.deck:
             raise bad("deck", f"too small to deal five cards to {self.players} players plus an up card")
         endings = [n for n in ("target", "duration", "deals") if getattr(self, n) is not None]
         if len(endings) != 1:
@@ -196,8 +227,41 @@ class Rules:
         return 2 if self.players == 4 else self.players
 
     def side_of(self, seat: int) -> int:
-        """The side a seat scores for."""
-        return seat % 2 if self.players == 4 else seat
+        """The side a seat scores for.
+
+        >>> Rules().side_of(3), Rules.preset("cut-throat").side_of(2)
+        (1, 2)
+        """
+        return _SIDE_OF[self.players][seat]
+
+    @property
+    def side_seats(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, in side order (the server's ``sides`` frame field).
+
+        >>> Rules().side_seats, Rules.preset("two-handed").side_seats
+        (((0, 2), (1, 3)), ((0,), (1,)))
+        """
+        return SIDE_SEATS[self.players]
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats that score for ``side``."""
+        return SIDE_SEATS[self.players][side]
+
+    def partner(self, seat: int) -> int | None:
+        """A seat's partner (four players), else ``None``.
+
+        >>> Rules().partner(1), Rules.preset("cut-throat").partner(1) is None
+        (3, True)
+        """
+        return _PARTNER[self.players][seat]
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        """The seats of every other side, in seat order.
+
+        >>> Rules().opponents(0), Rules.preset("cut-throat").opponents(1)
+        ((1, 3), (0, 2))
+        """
+        return _OPPONENTS[self.players][seat]
 
     @property
     def has_joker(self) -> bool:
@@ -206,8 +270,8 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat."""
-        return 5
+        """Cards dealt to each seat, and so tricks in a hand (:data:`HAND_SIZE` for every variant)."""
+        return HAND_SIZE
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -253,7 +317,15 @@ class Rules:
         return [a for a, k in _ALIASES.items() if k == name]
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some fields changed (validated again)."""
+        """A copy with some fields changed (validated again). A ``march_points`` that is the
+        default of the old player count follows a new ``players`` unless given too.
+
+        >>> Rules().replace(players=3, deck=20, going_alone=False).march_points
+        3
+        """
+        if ("players" in changes and "march_points" not in changes
+                and self.march_points == _default_march_points(self.players)):
+            changes["march_points"] = None
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -290,6 +362,12 @@ class Rules:
         return f"{self.deals} played hands, highest score"
 
 
+def _default_march_points(players: object) -> int:
+    """The points of a march when ``march_points`` is not given: the row of RULES.md section 6
+    for the player count (3 in cut-throat, else 2)."""
+    return 3 if players == 3 else 2
+
+
 _FIELD_TYPES: dict[str, type] = {
     "players": int, "deck": int, "target": object, "duration": object, "deals": object,
     "going_alone": bool, "stick_the_dealer": bool, "canadian_loner": bool, "defend_alone": bool,
@@ -305,7 +383,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "long": {"target": 15},
     "timed": {"target": None, "duration": 30},
     "two-handed": {"players": 2, "going_alone": False},
-    "cut-throat": {"players": 3, "deck": 20, "going_alone": False, "march_points": 3},
+    "cut-throat": {"players": 3, "deck": 20, "going_alone": False},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
 

@@ -29,8 +29,10 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from euchre.actions import PLAY_ACTIONS, Action
+from euchre.actions import PLAY_ACTIONS, PLAY_OFFSET, Action
 from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, POWER
+from euchre.errors import PhaseError
+from euchre.rules import HAND_SIZE
 from euchre.state import Phase, State
 
 __all__ = ["Solver", "solve", "action_values", "thread_solver", "TT_BYTES"]
@@ -43,6 +45,9 @@ _ORDER = np.array(
     dtype=np.int64,
 )
 """_ORDER[trump]: every card grouped by the suit it follows, strongest first within a suit."""
+
+_MADE = 3
+"""Tricks the makers need to make their bid (all :data:`~euchre.rules.HAND_SIZE` is a march)."""
 
 _TT_BITS = 18
 _MAX_PLY = 24
@@ -130,7 +135,7 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
     n = 0
     last_suit = -1
     last_mine = False
-    for i in range(33):
+    for i in range(NUM_CARDS):
         c = _ORDER[t, i]
         bit = 1 << c
         if not alive & bit:
@@ -315,7 +320,7 @@ class Solver:
 
     def _setup(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]:
         if state.phase is not Phase.PLAY:
-            raise ValueError(f"the solver needs a hand in trick play, not {state.phase_words()}")
+            raise PhaseError(f"the solver needs a hand in trick play, not {state.phase_words()}")
         n = state.n
         hands = np.zeros(4, dtype=np.int64)
         nxt = np.zeros(4, dtype=np.int64)
@@ -331,7 +336,7 @@ class Solver:
             self._tcards[j] = c
             self._tseats[j] = s
         self._gen += 1
-        return hands, nxt, maker, len(active), len(state.trick), 5 - len(state.tricks)
+        return hands, nxt, maker, len(active), len(state.trick), HAND_SIZE - len(state.tricks)
 
     def solve(self, state: State) -> int:
         """The tricks the maker's side ends the hand with (already won included) if every seat
@@ -340,7 +345,7 @@ class Solver:
             return state.maker_tricks()
         hands, nxt, maker, nactive, nt, left = self._setup(state)
         future = _search(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
-                         nt, state.to_act, left, -1, 6, self._tt_key, self._tt_gen, self._tt_lo,
+                         nt, state.to_act, left, -1, HAND_SIZE + 1, self._tt_key, self._tt_gen, self._tt_lo,
                          self._tt_hi, self._gen, self._buf, self._fr)
         return state.maker_tricks() + int(future)
 
@@ -352,7 +357,7 @@ class Solver:
         out = np.zeros(len(cards), dtype=np.int64)
         _root(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats, nt,  # type: ignore[arg-type]
               state.to_act, left, arr, out, self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi,
-              self._gen, self._buf, self._fr, -1, 6)
+              self._gen, self._buf, self._fr, -1, HAND_SIZE + 1)
         base = state.maker_tricks()
         return [base + int(v) for v in out]
 
@@ -382,8 +387,8 @@ class Solver:
                         self._buf, self._fr)
             return int(v) >= need
 
-        if at_least(3):
-            return 5 if at_least(5) else 3
+        if at_least(_MADE):
+            return HAND_SIZE if at_least(HAND_SIZE) else _MADE
         if state.rules.super_euchre:
             return 1 if at_least(1) else 0
         return 0
@@ -405,7 +410,7 @@ class Solver:
         """Like :meth:`action_values`, but each value only as exact as scoring needs (see
         :meth:`outcome`): much faster, the same points."""
         legal = state.legal_actions()
-        cards = [a - 46 for a in legal]
+        cards = [a - PLAY_OFFSET for a in legal]
         groups = self._equivalent(state, cards)
         reps = sorted(set(groups.values()))
         hands, nxt, maker, nactive, nt, left = self._setup(state)
@@ -423,10 +428,10 @@ class Solver:
                   need - 1, need)
             return {c: int(v) >= need for c, v in zip(among, out, strict=True)}
 
-        made = at_least(3, reps)
-        value = {c: 3 for c in reps if made[c]}
-        march = at_least(5, [c for c in reps if made[c]])
-        value.update({c: 5 for c, yes in march.items() if yes})
+        made = at_least(_MADE, reps)
+        value = {c: _MADE for c in reps if made[c]}
+        march = at_least(HAND_SIZE, [c for c in reps if made[c]])
+        value.update({c: HAND_SIZE for c, yes in march.items() if yes})
         lost = [c for c in reps if not made[c]]
         if state.rules.super_euchre:
             some = at_least(1, lost)
@@ -439,7 +444,7 @@ class Solver:
         """Each legal play of the seat to act with the maker's final tricks after it (best play by
         all afterwards). Equivalent cards are solved once and share the value."""
         legal = state.legal_actions()
-        cards = [a - 46 for a in legal]
+        cards = [a - PLAY_OFFSET for a in legal]
         groups = self._equivalent(state, cards)
         reps = sorted(set(groups.values()))
         vals = dict(zip(reps, self.card_values(state, reps), strict=True))

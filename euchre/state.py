@@ -10,18 +10,20 @@ game) live in :mod:`euchre.game`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from euchre.actions import (
     DEFEND_ALONE,
     DISCARD_ACTIONS,
+    DISCARD_OFFSET,
     ORDER,
     ORDER_ALONE,
     PASS,
     PLAY_ACTIONS,
+    PLAY_OFFSET,
     TAKE,
     Action,
     Kind,
@@ -42,8 +44,9 @@ from euchre.cards import (
     mask_of,
     sort_hand,
 )
-from euchre.errors import DealError, IllegalActionError, InvalidActionError
-from euchre.rules import Rules
+from euchre.errors import DealError, EmptyHistoryError, IllegalActionError, InvalidActionError
+from euchre.results import HandResult
+from euchre.rules import HAND_SIZE, Rules
 
 __all__ = ["Phase", "State", "Trick", "Deal"]
 
@@ -140,7 +143,7 @@ def _deck_list(size: int) -> list[Card]:
 def _packets(first: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
     """For the seats from the dealer's left, the two slices of the shuffled pack they are dealt."""
     n = len(first)
-    second = tuple(5 - k for k in first)
+    second = tuple(HAND_SIZE - k for k in first)
     out = []
     for i in range(n):
         a = sum(first[:i])
@@ -187,8 +190,8 @@ class State:
         deck = deck_mask(rules.deck)
         seen = 0
         for seat, h in enumerate(parsed):
-            if len(h) != 5:
-                raise DealError(f"seat {seat} must be dealt 5 cards, got {len(h)}")
+            if len(h) != rules.hand_size:
+                raise DealError(f"seat {seat} must be dealt {rules.hand_size} cards, got {len(h)}")
         rest = _parse_cards(stock) if stock is not None else None
         every = [c for h in parsed for c in h] + [up] + (rest or [])
         for c in every:
@@ -255,7 +258,7 @@ class State:
             h = hands[seat] = (*cards[a:b], *cards[c:d])
             c1, c2, c3, c4, c5 = h
             masks[seat] = 1 << c1 | 1 << c2 | 1 << c3 | 1 << c4 | 1 << c5
-        pos = 5 * n
+        pos = HAND_SIZE * n
         s = cls.__new__(cls)
         s._setup(rules, dealer, tuple(hands), cards[pos], tuple(cards[pos + 1:]), masks)
         return s
@@ -296,11 +299,11 @@ class State:
     # --- seats -----------------------------------------------------------------------------------
     def partner(self, seat: int) -> int | None:
         """The partner of a seat (four players), else ``None``."""
-        return (seat + 2) % 4 if self.n == 4 else None
+        return self.rules.partner(seat)
 
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat."""
-        return seat % 2 if self.n == 4 else seat
+        return self.rules.side_of(seat)
 
     def is_active(self, seat: int) -> bool:
         """False for a seat sitting this hand out (a loner's or lone defender's partner)."""
@@ -323,8 +326,7 @@ class State:
         """The maker's side (empty before trump is made)."""
         if self.maker < 0:
             return frozenset()
-        side = self.side_of(self.maker)
-        return frozenset(s for s in range(self.n) if self.side_of(s) == side)
+        return frozenset(self.rules.seats_of(self.rules.side_of(self.maker)))
 
     @property
     def is_over(self) -> bool:
@@ -346,56 +348,9 @@ class State:
 
     # --- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        """The actions the seat to act may take, in code order; empty when the hand is over."""
-        ph = self.phase
-        if ph is _PLAY:
-            hand = self.hands[self.to_act]
-            trick = self.trick
-            if trick:
-                follow = hand & _FOLLOW_CARD[self.trump][trick[0][1]]  # type: ignore[index]
-                if follow:
-                    hand = follow
-            plays = _PLAYS.get(hand)
-            if plays is None:
-                plays = _plays_of(hand)
-            return list(plays)
-        if ph is _BID1:
-            rules = self.rules
-            seat = self.to_act
-            acts = [PASS]
-            if not (rules.canadian_loner and seat == (self.dealer + 2) % 4):
-                acts.append(ORDER)
-            if rules.going_alone:
-                acts.append(ORDER_ALONE)
-            return acts
-        if ph is _BID2:
-            rules = self.rules
-            up = self.up_card.suit
-            acts = []
-            if not (rules.stick_the_dealer and self.to_act == self.dealer):
-                acts.append(PASS)
-            acts.extend(call(s) for s in range(4) if s != up)
-            if rules.going_alone:
-                acts.extend(call(s, alone=True) for s in range(4) if s != up)
-            return acts
-        if ph is _DISCARD:
-            hand = self.hands[self.dealer]
-            if not self.rules.dealer_may_discard_up_card:
-                hand &= ~(1 << self.up_card)
-            plays = _PLAYS.get(hand)
-            if plays is None:
-                plays = _plays_of(hand)
-            return [DISCARD_ACTIONS[a - 46] for a in plays]
-        if ph is _TAKE:
-            return [PASS, TAKE]
-        if ph is _DEFEND:
-            return [PASS, DEFEND_ALONE]
-        if ph is _JOKER:
-            acts = [call(s) for s in range(4)]
-            if self.rules.going_alone:
-                acts.extend(call(s, alone=True) for s in range(4))
-            return acts
-        return []
+        """The actions the seat to act may take, in code order; empty when the hand is over.
+        Each phase answers for itself (``_UNITS``)."""
+        return _LEGAL[self.phase](self)
 
     def is_legal(self, action: int) -> bool:
         """Whether an action (or code) is legal now."""
@@ -509,124 +464,31 @@ class State:
         }[self.phase]
 
     def _push(self, a: Action) -> None:
-        """Apply a legal action without checking it (for search; ``push`` checks).
+        """Apply a legal action without checking it (for search; ``push`` checks); the phase
+        applies it (``_UNITS``).
 
         Undo records on ``_stack``: a card played pushes the short record ``(seat, hand mask
         before)``, or ``(seat, hand mask before, finished trick)`` when it ends a trick; every other
         action pushes a full snapshot of the mutable fields. :meth:`pop` tells them apart by length.
         """
         seat = self.to_act
+        ph = self.phase
+        if ph is not _PLAY and ph is not _OVER:
+            self._stack.append((
+                ph, seat, self.trump, self.maker, self.alone, self.out,
+                self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
+                self.trick[:], self.won[:], len(self.tricks), self.points,
+            ))
+        _APPLY[ph](self, seat, a)  # a finished hand raises here, changing nothing
         self.history.append(a)
         self.seats.append(seat)
-        ph = self.phase
-        if ph is _PLAY:
-            card = CARDS[a - 46]
-            hands = self.hands
-            before = hands[seat]
-            hands[seat] = before & ~(1 << card)
-            trick = self.trick
-            trick.append((seat, card))
-            n = self.n
-            out = self.out
-            if len(trick) == n - out.bit_count():
-                # The winner: the highest trump, else the highest card of the led suit (trump powers
-                # are >= 100, plain ranks < 10; same result as cards.trick_winner_index).
-                t: int = self.trump  # type: ignore[assignment]
-                eff = EFFECTIVE[t]
-                pw = POWER[t]
-                led = eff[trick[0][1]]
-                best = -1
-                winner = seat
-                for s, c in trick:
-                    e = eff[c]
-                    if (e == t or e == led) and pw[c] > best:
-                        best = pw[c]
-                        winner = s
-                self.won[winner] += 1
-                done = Trick(self.leader, tuple(trick), winner)
-                self._stack.append((seat, before, done))
-                tricks = self.tricks
-                tricks.append(done)
-                self.trick = []
-                if len(tricks) == 5:
-                    self._score()
-                else:
-                    self.leader = self.to_act = winner
-            else:
-                self._stack.append((seat, before))
-                nxt = seat + 1
-                if nxt == n:
-                    nxt = 0
-                self.to_act = self._next_active(seat) if out >> nxt & 1 else nxt
-            return
-        self._stack.append((
-            ph, seat, self.trump, self.maker, self.alone, self.out,
-            self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
-            self.trick[:], self.won[:], len(self.tricks), self.points,
-        ))
-        if ph is _BID1:
-            if a == PASS:
-                if seat == self.dealer:
-                    self.phase = _BID2
-                self.to_act = (seat + 1) % self.n
-                return
-            self._make(seat, SUITS[self.up_card >> 3], a == ORDER_ALONE)  # the up card is not the Joker here
-            if self.n == 2 and seat != self.dealer:
-                self.phase = _TAKE
-                self.to_act = self.dealer
-            elif self.out >> self.dealer & 1:
-                self._after_exchange()
-            else:
-                self._take_up()
-            return
-        if ph is _BID2:
-            if a == PASS:
-                if seat == self.dealer:
-                    self.phase = _OVER
-                    self.points = (0,) * self.rules.sides
-                    self.to_act = -1
-                else:
-                    self.to_act = (seat + 1) % self.n
-                return
-            self._make(seat, a.suit, a.alone)  # type: ignore[arg-type]
-            self._after_exchange()
-            return
-        if ph is _DISCARD:
-            card = CARDS[a - 13]
-            self.hands[self.dealer] &= ~(1 << card)
-            self.discarded = card
-            self._after_exchange()
-            return
-        if ph is _TAKE:
-            if a == TAKE:
-                self._take_up()
-            else:
-                self._after_exchange()
-            return
-        if ph is _DEFEND:
-            if a == DEFEND_ALONE:
-                self.lone_defender = seat
-                self.out |= 1 << ((seat + 2) % 4)
-                self._start_play()
-                return
-            nxt = self._next_defender(seat)
-            if nxt < 0:
-                self._start_play()
-            else:
-                self.to_act = nxt
-            return
-        if ph is _JOKER:
-            self._make(self.dealer, a.suit, a.alone)  # type: ignore[arg-type]
-            self._take_up()
-            return
-        raise IllegalActionError("the hand is over; no action is possible")
 
     def _make(self, seat: int, suit: int, alone: bool) -> None:
         self.trump = suit
         self.maker = seat
         self.alone = alone
         if alone:
-            self.out |= 1 << ((seat + 2) % 4)
+            self.out |= 1 << self.rules.partner(seat)  # type: ignore[operator]  # going alone: four players
 
     def _take_up(self) -> None:
         self.hands[self.dealer] |= 1 << self.up_card
@@ -645,8 +507,9 @@ class State:
 
     def _next_defender(self, after: int) -> int:
         """The next defender after ``after`` (clockwise) who has not yet been asked, or -1."""
-        maker_side = self.maker % 2
-        defenders = [s for s in ((self.dealer + k) % 4 for k in range(1, 5)) if s % 2 != maker_side]
+        n = self.n
+        opponents = self.rules.opponents(self.maker)
+        defenders = [s for s in ((self.dealer + k) % n for k in range(1, n + 1)) if s in opponents]
         if self.phase is not _DEFEND:
             return defenders[0]
         i = defenders.index(after)
@@ -668,10 +531,8 @@ class State:
     def maker_tricks(self) -> int:
         """Tricks won so far by the maker's side (the maker alone when there are no partners)."""
         won = self.won
-        if self.n == 4:
-            side = self.maker % 2
-            return won[side] + won[side + 2]
-        return won[self.maker]
+        partner = self.rules.partner(self.maker)
+        return won[self.maker] + (0 if partner is None else won[partner])
 
     def score_for(self, taken: int) -> tuple[int, ...]:
         """The points per side this hand scores if the maker's side ends with ``taken`` tricks
@@ -679,9 +540,9 @@ class State:
         stays in one place."""
         rules = self.rules
         pts = [0] * rules.sides
-        maker_side = self.side_of(self.maker)
+        maker_side = rules.side_of(self.maker)
         if taken >= 3:
-            if taken == 5:
+            if taken == HAND_SIZE:
                 pts[maker_side] = rules.loner_march_points if self.alone else rules.march_points
             else:
                 pts[maker_side] = rules.make_points
@@ -699,7 +560,7 @@ class State:
     def pop(self) -> Action:
         """Undo the last action, restoring the exact previous state; returns it."""
         if not self._stack:
-            raise IndexError("pop from a hand with no actions")
+            raise EmptyHistoryError("pop from a hand with no actions")
         record = self._stack.pop()
         if len(record) <= 3:  # a card played (see _push)
             seat = self.to_act = record[0]
@@ -732,7 +593,8 @@ class State:
     # --- who did what --------------------------------------------------------------------------
     def tricks_taken(self, side: int) -> int:
         """Tricks won by a side."""
-        return sum(w for s, w in enumerate(self.won) if self.side_of(s) == side)
+        won = self.won
+        return sum(won[s] for s in self.rules.seats_of(side))
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (for equality checks after undo)."""
@@ -753,3 +615,213 @@ class State:
         return (f"<State {self.phase.name} to_act={self.to_act} dealer={self.dealer} "
                 f"up={self.up_card} trump={trump} tricks={len(self.tricks)} actions={len(self.history)}>")
 
+
+    def result(self) -> HandResult | None:
+        """How the hand ended (:class:`~euchre.results.HandResult`), or ``None`` while it is played."""
+        return HandResult.of(self) if self.phase is _OVER else None
+
+
+# --- the phases ---------------------------------------------------------------------------------
+# Each phase of a hand is a unit of its own: the actions legal in it and how one applies (as
+# OpenSpiel dispatches per phase). A new phase (an offer, an exchange, an auction) is a new unit
+# in _UNITS, not another branch through legal_actions and _push. Trick play is the hot path of
+# every search and simulation: its two functions are written for speed (bench/engine.py).
+
+
+def _legal_play(s: State) -> list[Action]:
+    hand = s.hands[s.to_act]
+    trick = s.trick
+    if trick:
+        follow = hand & _FOLLOW_CARD[s.trump][trick[0][1]]  # type: ignore[index]
+        if follow:
+            hand = follow
+    plays = _PLAYS.get(hand)
+    if plays is None:
+        plays = _plays_of(hand)
+    return list(plays)
+
+
+_CARD_PLAYED: dict[int, Card] = {a: CARDS[a - PLAY_OFFSET] for a in PLAY_ACTIONS}
+"""The card of each play action (a dict lookup is the quickest way there, on the hot path)."""
+
+
+def _apply_play(s: State, seat: int, a: Action) -> None:
+    card = _CARD_PLAYED[a]
+    hands = s.hands
+    before = hands[seat]
+    hands[seat] = before & ~(1 << card)
+    trick = s.trick
+    trick.append((seat, card))
+    n = s.n
+    out = s.out
+    if len(trick) == n - out.bit_count():
+        # The winner: the highest trump, else the highest card of the led suit (trump powers
+        # are >= 100, plain ranks < 10; same result as cards.trick_winner_index).
+        t: int = s.trump  # type: ignore[assignment]
+        eff = EFFECTIVE[t]
+        pw = POWER[t]
+        led = eff[trick[0][1]]
+        best = -1
+        winner = seat
+        for p, c in trick:
+            e = eff[c]
+            if (e == t or e == led) and pw[c] > best:
+                best = pw[c]
+                winner = p
+        s.won[winner] += 1
+        done = Trick(s.leader, tuple(trick), winner)
+        s._stack.append((seat, before, done))
+        tricks = s.tricks
+        tricks.append(done)
+        s.trick = []
+        if len(tricks) == HAND_SIZE:
+            s._score()
+        else:
+            s.leader = s.to_act = winner
+    else:
+        s._stack.append((seat, before))
+        nxt = seat + 1
+        if nxt == n:
+            nxt = 0
+        s.to_act = s._next_active(seat) if out >> nxt & 1 else nxt
+
+
+def _legal_bid1(s: State) -> list[Action]:
+    rules = s.rules
+    acts = [PASS]
+    if not (rules.canadian_loner and s.to_act == rules.partner(s.dealer)):
+        acts.append(ORDER)
+    if rules.going_alone:
+        acts.append(ORDER_ALONE)
+    return acts
+
+
+def _apply_bid1(s: State, seat: int, a: Action) -> None:
+    if a == PASS:
+        if seat == s.dealer:
+            s.phase = _BID2
+        s.to_act = (seat + 1) % s.n
+        return
+    s._make(seat, SUITS[s.up_card >> 3], a == ORDER_ALONE)  # the up card is not the Joker here
+    if s.n == 2 and seat != s.dealer:
+        s.phase = _TAKE
+        s.to_act = s.dealer
+    elif s.out >> s.dealer & 1:
+        s._after_exchange()
+    else:
+        s._take_up()
+
+
+def _legal_bid2(s: State) -> list[Action]:
+    rules = s.rules
+    up = s.up_card.suit
+    acts = []
+    if not (rules.stick_the_dealer and s.to_act == s.dealer):
+        acts.append(PASS)
+    acts.extend(call(x) for x in range(4) if x != up)
+    if rules.going_alone:
+        acts.extend(call(x, alone=True) for x in range(4) if x != up)
+    return acts
+
+
+def _apply_bid2(s: State, seat: int, a: Action) -> None:
+    if a == PASS:
+        if seat == s.dealer:
+            s.phase = _OVER
+            s.points = (0,) * s.rules.sides
+            s.to_act = -1
+        else:
+            s.to_act = (seat + 1) % s.n
+        return
+    s._make(seat, a.suit, a.alone)  # type: ignore[arg-type]
+    s._after_exchange()
+
+
+def _legal_discard(s: State) -> list[Action]:
+    hand = s.hands[s.dealer]
+    if not s.rules.dealer_may_discard_up_card:
+        hand &= ~(1 << s.up_card)
+    plays = _PLAYS.get(hand)
+    if plays is None:
+        plays = _plays_of(hand)
+    return [DISCARD_ACTIONS[a - PLAY_OFFSET] for a in plays]
+
+
+def _apply_discard(s: State, seat: int, a: Action) -> None:
+    card = CARDS[a - DISCARD_OFFSET]
+    s.hands[s.dealer] &= ~(1 << card)
+    s.discarded = card
+    s._after_exchange()
+
+
+def _legal_take(s: State) -> list[Action]:
+    return [PASS, TAKE]
+
+
+def _apply_take(s: State, seat: int, a: Action) -> None:
+    if a == TAKE:
+        s._take_up()
+    else:
+        s._after_exchange()
+
+
+def _legal_defend(s: State) -> list[Action]:
+    return [PASS, DEFEND_ALONE]
+
+
+def _apply_defend(s: State, seat: int, a: Action) -> None:
+    if a == DEFEND_ALONE:
+        s.lone_defender = seat
+        s.out |= 1 << s.rules.partner(seat)  # type: ignore[operator]  # four players
+        s._start_play()
+        return
+    nxt = s._next_defender(seat)
+    if nxt < 0:
+        s._start_play()
+    else:
+        s.to_act = nxt
+
+
+def _legal_joker(s: State) -> list[Action]:
+    acts = [call(x) for x in range(4)]
+    if s.rules.going_alone:
+        acts.extend(call(x, alone=True) for x in range(4))
+    return acts
+
+
+def _apply_joker(s: State, seat: int, a: Action) -> None:
+    s._make(s.dealer, a.suit, a.alone)  # type: ignore[arg-type]
+    s._take_up()
+
+
+def _legal_over(s: State) -> list[Action]:
+    return []
+
+
+def _apply_over(s: State, seat: int, a: Action) -> None:
+    raise IllegalActionError("the hand is over; no action is possible")
+
+
+class _Unit(NamedTuple):
+    """One phase: its legal actions and how an action applies. (Every phase but trick play
+    undoes from a full snapshot, taken by ``State._push``; trick play's short records keep
+    search fast.)"""
+
+    legal: Callable[[State], list[Action]]
+    apply: Callable[[State, int, Action], None]
+
+
+_UNITS: dict[Phase, _Unit] = {
+    Phase.BID1: _Unit(_legal_bid1, _apply_bid1),
+    Phase.TAKE: _Unit(_legal_take, _apply_take),
+    Phase.BID2: _Unit(_legal_bid2, _apply_bid2),
+    Phase.JOKER: _Unit(_legal_joker, _apply_joker),
+    Phase.DISCARD: _Unit(_legal_discard, _apply_discard),
+    Phase.DEFEND: _Unit(_legal_defend, _apply_defend),
+    Phase.PLAY: _Unit(_legal_play, _apply_play),
+    Phase.OVER: _Unit(_legal_over, _apply_over),
+}
+"""The unit of each phase."""
+_LEGAL = tuple(_UNITS[p].legal for p in Phase)
+_APPLY = tuple(_UNITS[p].apply for p in Phase)
+"""The units' functions by phase number: the dispatch of ``legal_actions`` and ``_push``."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from euchre.actions import DISCARD_ACTIONS, Action, Kind
 from euchre.cards import CARDS, EFFECTIVE, FOLLOW, Card, Suit, deck_mask, iter_mask, mask_of, sort_hand
-from euchre.errors import DealError
+from euchre.errors import DealError, SeatError
 from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
 
@@ -26,14 +26,22 @@ __all__ = ["PlayerView"]
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """One seat's knowledge of a hand (``seat`` is ``None`` for a spectator: public facts only)."""
+    """One seat's knowledge of a hand (``seat`` is ``None`` for a spectator: public facts only).
+
+    "No seat": ``seat`` is ``None`` for a spectator, but the seat fields copied from the engine
+    (``to_act``, ``maker``, ``lone_defender``, ``leader``) keep the engine's ``-1`` for "no seat",
+    so bots compare them with ints cheaply (``view.maker >= 0``). The JSON form of a view
+    (:func:`euchre.protocol.view_to_dict`) writes every "no seat" as ``null``, and
+    :func:`~euchre.protocol.view_from_dict` reads it back as ``-1``.
+    """
 
     rules: Rules
     seat: int | None
+    """The seat whose knowledge this is; ``None`` for a spectator."""
     dealer: int
     phase: Phase
     to_act: int
-    """Seat to act, -1 when the hand is over."""
+    """Seat to act, -1 when the hand is over (``null`` in the protocol)."""
     hand: tuple[Card, ...]
     """This seat's cards now, in display order (empty for a spectator)."""
     up_card: Card
@@ -46,10 +54,13 @@ class PlayerView:
     """Every action so far with its seat; another seat's discard is ``None`` (unknown card)."""
     trump: Suit | None
     maker: int
+    """The seat that made trump, -1 before trump is made or in a thrown-in hand (``null`` in the protocol)."""
     alone: bool
     sitting_out: frozenset[int]
     lone_defender: int
+    """The seat defending alone, -1 if none (``null`` in the protocol)."""
     leader: int
+    """The seat that led (or leads) the current trick, -1 before play (``null`` in the protocol)."""
     trick: tuple[tuple[int, Card], ...]
     """The trick in progress: (seat, card) in play order."""
     tricks: tuple[Trick, ...]
@@ -66,7 +77,7 @@ class PlayerView:
     def of(cls, state: State, seat: int | None, *, game: Game | None = None) -> PlayerView:
         """The view of ``seat`` (or a spectator, ``None``) of ``state``."""
         if seat is not None and not 0 <= seat < state.n:
-            raise ValueError(f"seat must be 0..{state.n - 1}, got {seat}")
+            raise SeatError(f"seat must be 0..{state.n - 1}, got {seat}")
         acts = seat_actions(state, seat)
         own = own_hand(state, seat)
         if game is not None:
@@ -124,7 +135,7 @@ class PlayerView:
     def partner(self, seat: int | None = None) -> int | None:
         """A seat's partner (default: this seat's), four players only."""
         s = self.seat if seat is None else seat
-        return None if s is None or self.players != 4 else (s + 2) % 4
+        return None if s is None else self.rules.partner(s)
 
     @property
     def played(self) -> tuple[Card, ...]:
@@ -137,22 +148,69 @@ class PlayerView:
 
 
     # --- what the seat does not see ------------------------------------------------------------
+    def void_suits(self) -> dict[int, frozenset[int]]:
+        """For every seat, the (effective) suits it has shown it is out of: the suits led to a
+        trick it did not follow, learnt from the tricks as any player at the table learns it.
+        Empty sets before trump is made (no card is played then).
+
+        >>> from euchre import Game, Rules
+        >>> Game(Rules(), seed=1).view(0).void_suits()
+        {0: frozenset(), 1: frozenset(), 2: frozenset(), 3: frozenset()}
+        """
+        out: dict[int, set[int]] = {s: set() for s in range(self.rules.players)}
+        t = self.trump
+        if t is not None:
+            eff = EFFECTIVE[t]
+            for plays in [tr.plays for tr in self.tricks] + [self.trick]:
+                if not plays:
+                    continue
+                led = eff[plays[0][1]]
+                for seat, card in plays[1:]:
+                    if eff[card] != led:
+                        out[seat].add(led)
+        return {s: frozenset(suits) for s, suits in out.items()}
+
     def voids(self) -> dict[int, int]:
-        """For each seat, the mask of cards it cannot hold now: every card of a suit it failed to
-        follow (learnt from the tricks, as any player at the table learns it)."""
-        out: dict[int, int] = {}
+        """For each seat known to be void somewhere, the mask of cards it cannot hold now: every
+        card of each suit of :meth:`void_suits`."""
         t = self.trump
         if t is None:
-            return out
-        eff = EFFECTIVE[t]
-        for plays in [tr.plays for tr in self.tricks] + [self.trick]:
-            if not plays:
-                continue
-            led = eff[plays[0][1]]
-            for seat, card in plays[1:]:
-                if eff[card] != led:
-                    out[seat] = out.get(seat, 0) | FOLLOW[t][led]
+            return {}
+        follow = FOLLOW[t]
+        out: dict[int, int] = {}
+        for seat, suits in self.void_suits().items():
+            mask = 0
+            for suit in suits:
+                mask |= follow[suit]
+            if mask:
+                out[seat] = mask
         return out
+
+    def unseen_mask(self) -> int:
+        """The cards this seat has not seen and that may still be played, as a mask: the deck
+        minus its own hand, every card played, its own discard and a turned-down (or declined) up
+        card. A taken up card stays unseen to the other seats (the dealer may have buried it).
+
+        >>> from euchre import Game, Rules
+        >>> v = Game(Rules(), seed=1).view(0)
+        >>> (v.unseen_mask() | mask_of(v.hand) | 1 << v.up_card) == deck_mask(v.rules.deck)
+        True
+        """
+        known = mask_of(self.hand)
+        for tr in self.tricks:
+            for _, c in tr.plays:
+                known |= 1 << c
+        for _, c in self.trick:
+            known |= 1 << c
+        if self.discard is not None:
+            known |= 1 << self.discard
+        if not self.up_card_taken:
+            known |= 1 << self.up_card
+        return deck_mask(self.rules.deck) & ~known
+
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards of :meth:`unseen_mask`, lowest id first."""
+        return tuple(iter_mask(self.unseen_mask()))
 
     def resample(self, rng: random.Random, *, tries: int = 200) -> State:
         """A full hand consistent with everything this seat knows, with the unseen cards dealt at
@@ -188,15 +246,13 @@ class PlayerView:
         need = [0] * n
         for s in range(n):
             if s != self.seat:
-                need[s] = 5 - played[s].bit_count()
+                need[s] = rules.hand_size - played[s].bit_count()
         if self.up_card_taken and not self.dealer_discarded and self.seat != dealer:
             need[dealer] += 1  # six cards until the discard
         if up_fixed:
             need[dealer] -= 1
         taken_up_in_pool = self.up_card_taken and not up_fixed and self.seat != dealer and not all_played >> up & 1
-        pool_mask = deck_mask(rules.deck) & ~mine & ~all_played & ~(1 << up)
-        if known_discard is not None:
-            pool_mask &= ~(1 << known_discard)
+        pool_mask = self.unseen_mask() & ~(1 << up)
         if taken_up_in_pool:
             pool_mask |= 1 << up  # held by the dealer or buried: decided below
         pool: list[int] = list(iter_mask(pool_mask))

@@ -309,3 +309,35 @@ def test_presets_within_bounds_and_rules_md_variants_expressible(name: str) -> N
     if r.players == 4:
         assert Rules.preset(name, loner_march_points=0, loner_euchre_points=8, defend_alone=True,
                             lone_defender_euchre_points=6, super_euchre=True, super_euchre_points=8).super_euchre
+
+
+def test_three_players_built_from_fields_score_by_the_player_count() -> None:
+    """RULES.md section 6: the three-player row (a march scores 3) holds for any three-player
+    rules, not only the cut-throat preset; an explicit value still wins."""
+    from euchre.state import State
+
+    fields = Rules(players=3, deck=20, going_alone=False)
+    assert fields == Rules.preset("cut-throat") and fields.preset_name() == "cut-throat"
+    assert fields.march_points == 3
+    assert Rules.preset("american", players=3, deck=20, going_alone=False).march_points == 3
+    assert Rules(players=3, deck=20, going_alone=False, march_points=2).march_points == 2
+    assert Rules().replace(players=3, deck=20, going_alone=False).march_points == 3
+    assert Rules(players=2, going_alone=False).march_points == 2 and Rules().march_points == 2
+    assert Rules(march_points=5).replace(players=3, deck=20, going_alone=False).march_points == 5
+    s = State(fields, dealer=0, hands=["Ah Kh Qh Jh Th", "Ac Kc Qc Jc Tc", "As Ks Qs Js Ts"], up_card="Ad")
+    s.maker = 1
+    assert s.score_for(5) == (0, 3, 0) and s.score_for(3) == (0, 1, 0) and s.score_for(2) == (2, 0, 2)
+
+
+def test_seat_questions() -> None:
+    four, three, two = Rules(), Rules.preset("cut-throat"), Rules.preset("two-handed")
+    assert four.side_seats == ((0, 2), (1, 3)) and three.side_seats == ((0,), (1,), (2,))
+    assert [four.partner(s) for s in range(4)] == [2, 3, 0, 1]
+    assert [three.partner(s) for s in range(3)] == [None] * 3 and two.partner(0) is None
+    assert [four.opponents(s) for s in range(4)] == [(1, 3), (0, 2), (1, 3), (0, 2)]
+    assert three.opponents(0) == (1, 2) and two.opponents(1) == (0,)
+    for r in (four, three, two):
+        assert len(r.side_seats) == r.sides
+        for side in range(r.sides):
+            assert all(r.side_of(s) == side for s in r.seats_of(side))
+        assert sorted(s for seats in r.side_seats for s in seats) == list(range(r.players))

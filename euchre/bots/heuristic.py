@@ -260,7 +260,7 @@ class HeuristicBot(Bot):
             five = _best_five([*hand, up], trump)
             est = estimate_tricks(five, trump, deck)
             lone_cards = five
-        elif view.players == 4 and view.partner() == view.dealer:
+        elif view.partner() == view.dealer:
             est = estimate_tricks(hand, trump, deck) + ASSIST * up_value
             lone_cards = hand  # alone, the dealer sits out and does not take the card
             limit = LONE_LOSERS_ASSIST
@@ -315,7 +315,7 @@ class HeuristicBot(Bot):
         next_suit = Suit(turned).partner  # "next": the other suit of the turned-down colour
         if me == (view.dealer + 1) % 4:
             return NEXT_BONUS if suit == next_suit else 0.0
-        if me in (view.dealer, (view.dealer + 2) % 4):
+        if view.side_of(me) == view.side_of(view.dealer):
             return CROSS_BONUS if suit != next_suit else 0.0
         return 0.0
 
@@ -427,20 +427,14 @@ class _Table:
         self.view = view
         self.trump = trump
         self.hand = list(view.hand)
-        self.unseen = _unseen(view)
+        self.unseen = view.unseen()
         me = view.seat
         assert me is not None
         n = view.players
         self.ally = _ally(view)
         active = [s for s in range(n) if s not in view.sitting_out]
         self.foes = [s for s in active if s != me and s != self.ally]
-        voids: dict[int, set[int]] = {s: set() for s in range(n)}
-        for plays in [t.plays for t in view.tricks] + ([view.trick] if view.trick else []):
-            led = effective_suit(plays[0][1], trump)
-            for s, c in plays[1:]:
-                if effective_suit(c, trump) != led:
-                    voids[s].add(led)
-        self.voids = voids
+        self.voids = view.void_suits()
         in_trick = {s for s, _ in view.trick}
         order = [(me + k) % n for k in range(1, n)]
         self.later = [s for s in order if s in active and s not in in_trick]
@@ -525,29 +519,17 @@ def _ally(view: PlayerView) -> int | None:
     other defender; ``None`` if there is none (or it sits out)."""
     me = view.seat
     assert me is not None
-    if view.players == 4:
-        ally = (me + 2) % 4
-    elif view.players == 3 and view.maker >= 0 and view.maker != me:
-        ally = next(s for s in range(3) if s not in (me, view.maker))
-    else:
-        return None
+    ally = view.partner()
+    if ally is None:
+        if view.players != 3 or view.maker < 0 or view.maker == me:
+            return None
+        ally = next(s for s in view.rules.opponents(view.maker) if s != me)
     return None if ally in view.sitting_out else ally
 
 
 def _suit_count(cards: Sequence[Card], card: Card, trump: int) -> int:
     s = effective_suit(card, trump)
     return sum(1 for c in cards if effective_suit(c, trump) == s)
-
-
-def _unseen(view: PlayerView) -> list[Card]:
-    """Cards this seat has not seen and that may still be played: the deck minus its own hand,
-    the played cards, its own discard and a turned-down (or declined) up card."""
-    known = set(view.hand) | set(view.played)
-    if view.discard is not None:
-        known.add(view.discard)
-    if not view.up_card_taken:
-        known.add(view.up_card)
-    return [c for c in deck_cards(view.rules.deck) if c not in known]
 
 
 def _is_boss(card: Card, trump: int, unseen: Sequence[Card]) -> bool:

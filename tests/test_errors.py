@@ -1,0 +1,76 @@
+"""Every error the package raises on purpose is of its family (:class:`euchre.errors.EuchreError`),
+precise, and still the built-in class (``ValueError`` / ``IndexError``) callers may catch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from euchre.cards import Card
+from euchre.errors import (
+    DealError,
+    EmptyHistoryError,
+    EuchreError,
+    InvalidActionError,
+    PhaseError,
+    SeatError,
+)
+from euchre.game import Game
+from euchre.rules import Rules
+from euchre.solver import Solver
+from euchre.state import State
+
+
+@pytest.mark.parametrize("dealer", [9, -1, 4])
+def test_a_game_with_a_dealer_that_is_no_seat(dealer: int) -> None:
+    with pytest.raises(DealError, match=rf"dealer must be a seat 0\.\.3, got {dealer}") as e:
+        Game(Rules(), seed=1, dealer=dealer)
+    assert isinstance(e.value, EuchreError) and isinstance(e.value, ValueError)
+
+
+def test_a_game_whose_deals_do_not_follow_the_dealer() -> None:
+    deal = State.random(Rules(), dealer=2, rng=random.Random(0)).deal
+    with pytest.raises(DealError, match="deal 0 is dealt by seat 2, but seat 1 deals"):
+        Game(Rules(), seed=1, dealer=1, deals=[deal])
+
+
+def test_the_view_of_a_seat_that_does_not_exist() -> None:
+    g = Game(Rules(), seed=1)
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3, got 7") as e:
+        g.view(7)
+    assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("value", [40, 33, -1])
+def test_a_card_id_out_of_range(value: int) -> None:
+    with pytest.raises(InvalidActionError, match=rf"not a card id: {value} \(0\.\.32") as e:
+        print(Card(value))
+    assert isinstance(e.value, EuchreError) and isinstance(e.value, ValueError)
+
+
+def test_every_card_id_is_a_card() -> None:
+    assert [str(Card(i)) for i in (0, 12, 31, 32)] == ["7c", "Jd", "As", "Jk"]
+
+
+def test_popping_a_game_with_no_actions() -> None:
+    g = Game(Rules(), seed=1)
+    with pytest.raises(EmptyHistoryError, match="pop from a game with no actions") as e:
+        g.pop()
+    assert isinstance(e.value, EuchreError) and isinstance(e.value, IndexError)
+    g.push(g.legal_actions()[0])
+    g.pop()
+    with pytest.raises(EmptyHistoryError):
+        g.pop()
+
+
+def test_solving_a_hand_not_in_trick_play() -> None:
+    s = State.random(Rules(), dealer=0, rng=random.Random(0))
+    with pytest.raises(PhaseError, match="the solver needs a hand in trick play, not the first round of bidding") as e:
+        Solver().solve(s)
+    assert isinstance(e.value, EuchreError) and isinstance(e.value, ValueError)
+    s.push("pass")
+    for _ in range(3):
+        s.push("pass")
+    with pytest.raises(PhaseError, match="not the second round of bidding"):
+        Solver().solve(s)
