@@ -24,8 +24,9 @@ from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.bots.persona import computer_names
 from euchre.errors import BotProtocolError, RecordError, RulesError
 from euchre.game import Game
+from euchre.paths import data_dir
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
-from euchre.saves import SavedGame, SaveError, data_dir
+from euchre.saves import SavedGame, SaveError
 from euchre.state import State
 
 __all__ = ["main", "build_parser", "rules_from_args", "data_dir", "rules_words", "value_words"]
@@ -674,7 +675,7 @@ def _save_lines(found: list[SavedGame]) -> list[str]:
         human = int(rec.meta.get("human_seat", 0))
         names = rec.players or _seat_names(game.rules.players, human, "You")
         rules = game.rules
-        sides = [" & ".join(names[s] for s in range(rules.players) if rules.side_of(s) == side)
+        sides = [" & ".join(names[s] for s in rules.seats_of(side))
                  for side in range(rules.sides)]
         score = ", ".join(f"{n} {p}" for n, p in zip(sides, game.scores, strict=True))
         if rec.meta.get("bots"):
@@ -780,17 +781,19 @@ def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
             if not h.is_over:
                 continue
             stats["hands"] += 1
-            if h.thrown_in:
+            r = h.result()
+            assert r is not None
+            if r.thrown_in:
                 stats["thrown_in"] += 1
                 continue
             stats["played_hands"] += 1
-            ms = h.side_of(h.maker)
+            ms = r.maker_side
+            assert ms is not None
             side = stats["sides"][ms]
             side["hands_made"] += 1
-            taken = h.tricks_taken(ms)
-            if taken >= 3:
+            if r.made:
                 side["made"] += 1
-                if taken == 5:
+                if r.march:
                     side["marches"] += 1
                     if h.alone:
                         side["loner_marches"] += 1
@@ -843,7 +846,7 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
                   f"seed {args.seed}: {stats['hands']} hands ({stats['played_hands']} played, "
                   f"{stats['thrown_in']} thrown in), {stats['seconds']} s")
     table = Table("", *(f"side {s} (seat{'s' if rules.players == 4 else ''} "
-                        f"{', '.join(str(x) for x in range(rules.players) if rules.side_of(x) == s)})"
+                        f"{', '.join(str(x) for x in rules.seats_of(s))})"
                         for s in range(rules.sides)))
     rows = [("games won", "wins"), ("points", "points"), ("hands as makers", "hands_made"), ("made", "made"),
             ("marches", "marches"), ("euchred (as makers)", "euchred"), ("euchres (as defenders)", "euchres"),

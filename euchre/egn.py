@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,10 @@ from euchre.cards import (
     deck_cards,
     deck_mask,
     effective_suit,
+    follow_mask,
     left_bower,
     right_bower,
+    trick_winner_index,
 )
 from euchre.errors import EuchreError, IllegalActionError, RecordError, RulesError
 from euchre.game import Game
@@ -475,9 +478,29 @@ def _call_words(a: Action) -> str:
 
 
 def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
-    """Read one deal: derive each action's seat by running a provisional hand through the engine,
-    then rebuild the deal from the cards each seat played (filling what the record lacks)."""
+    """Read one deal: derive each action's seat (the bids on a provisional hand run through the
+    engine, the plays from the lead and the trick winners), then rebuild the deal from the cards
+    each seat played, filling what the record lacks."""
     where = f"deal {i + 1}"
+    init = _initial_state(raw, where)
+    dealer, up = _dealer_and_up_card(init, rules, where)
+    bidding, playing = _phases(raw, where)
+    calls, is_alone = _calls(bidding, where)
+    tricks = _tricks(playing, where)
+    st = _provisional_hand(rules, dealer, up)
+    actions = _replay_calls(st, calls, is_alone, where)
+    _check_bidding_end(st, is_alone, bool(tricks), where)
+    recorded_discard = _recorded_discard(st, bidding, where)
+    discard_at = _hold_discard_place(st, actions, playing is not None or recorded_discard is not None)
+    _replay_defence(st, bidding, playing is not None, actions, where)
+    initial_lead = playing.get("initialLead") if playing is not None else None
+    plays = _read_tricks(st, tricks, initial_lead, recorded_discard, actions, where)
+    return _rebuild_deal(st, init, plays, recorded_discard, discard_at, actions, where)
+
+
+# Reading a deal, one step each, in the order the checks are made.
+def _initial_state(raw: Any, where: str) -> dict[str, Any]:
+    """The deal's ``initialState`` object."""
     if isinstance(raw, str):
         raise RecordError(f"{where}: condensed (Base64) deals are not supported")
     if not isinstance(raw, dict):
@@ -488,6 +511,10 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
             raise RecordError(f"{where}: there is no initialState field; it must give the dealer and the up card")
         raise RecordError(f"{where}: initialState is {_shown(init)}; it must be an object with the dealer "
                           "and the up card")
+    return init
+
+
+def _dealer_and_up_card(init: dict[str, Any], rules: Rules, where: str) -> tuple[int, Card]:
     if "dealer" not in init:
         raise RecordError(f"{where}: initialState has no dealer; it must be a seat 0 to 3")
     dealer = init["dealer"]
@@ -495,7 +522,11 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
         raise RecordError(f"{where}: initialState.dealer is {_shown(dealer)}; it must be a seat 0 to 3")
     if "upCard" not in init:
         raise RecordError(f"{where}: initialState has no upCard")
-    up = _card(init["upCard"], f"{where}, upCard", rules.deck)
+    return dealer, _card(init["upCard"], f"{where}, upCard", rules.deck)
+
+
+def _phases(raw: dict[str, Any], where: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The bidding phase (empty when absent) and the trick-play phase (``None`` when absent)."""
     phases = raw.get("phases", [])
     if not isinstance(phases, list):
         raise RecordError(f"{where}: phases is {_shown(phases)}; it must be a list")
@@ -516,7 +547,11 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
             playing = ph
         else:
             raise RecordError(f"{where}: unexpected phase {_json(kind)} ({order})")
-    bidding = bidding or {}
+    return bidding or {}, playing
+
+
+def _calls(bidding: dict[str, Any], where: str) -> tuple[list[Any], bool]:
+    """The bidding's calls and its ``isAlone`` flag."""
     calls = bidding.get("calls", [])
     if not isinstance(calls, list):
         raise RecordError(f"{where}: calls is {_shown(calls)}; it must be a list")
@@ -525,14 +560,27 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
         raise RecordError(f"{where}: isAlone is {_shown(is_alone)}; it must be true or false")
     if bidding.get("cardExchanges") or bidding.get("card_exchanges"):
         raise RecordError(f"{where}: cardExchanges (farmers / partner's best / go under) are not supported")
+    return calls, is_alone
+
+
+def _tricks(playing: dict[str, Any] | None, where: str) -> list[Any]:
     tricks = playing.get("tricks", []) if playing is not None else []
     if not isinstance(tricks, list):
         raise RecordError(f"{where}: tricks is {_shown(tricks)}; it must be a list")
+    return tricks
 
-    # A provisional hand with the right dealer and up card: bids are checked by the engine here
-    # (they do not depend on the cards); plays give each card's seat (lead and trick winners).
+
+def _provisional_hand(rules: Rules, dealer: int, up: Card) -> State:
+    """A hand with the record's dealer and up card and arbitrary cards: the bids are checked by
+    the engine on it (they do not depend on the cards)."""
     others = [c for c in deck_cards(rules.deck) if c != up]
-    st = State(rules, dealer=dealer, hands=[others[5 * k:5 * k + 5] for k in range(4)], up_card=up)
+    size = rules.hand_size
+    return State(rules, dealer=dealer, hands=[others[size * k:size * (k + 1)] for k in range(rules.players)],
+                 up_card=up)
+
+
+def _replay_calls(st: State, calls: list[Any], is_alone: bool, where: str) -> list[tuple[int, Action, str]]:
+    """Push every call on the provisional hand: (seat, action, label) for each."""
     actions: list[tuple[int, Action, str]] = []
     for k, text in enumerate(calls):
         if st.phase not in (Phase.BID1, Phase.BID2):
@@ -546,39 +594,56 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
         except IllegalActionError as e:
             raise RecordError(f"{label}: {e}") from None
         actions.append((seat, a, label))
+    return actions
+
+
+def _check_bidding_end(st: State, is_alone: bool, has_tricks: bool, where: str) -> None:
     made = st.maker >= 0
     if is_alone and not made and st.phase is Phase.OVER:
         raise RecordError(f"{where}: isAlone is set, but every call is a pass")
-    if tricks and not made:
+    if has_tricks and not made:
         raise RecordError(f"{where}: tricks are recorded, but the calls end before anyone made trump")
-    trump = st.trump
-    recorded_discard: Card | None = None
-    if bidding.get("discard") not in (None, ""):
-        recorded_discard = _card(bidding["discard"], f"{where}, discard", rules.deck, trump)
-        if st.phase is not Phase.DISCARD:
-            if st.maker < 0:
-                why = "nobody made trump"
-            elif st.out >> dealer & 1:
-                why = "the dealer sits out while the partner plays alone"
-            elif not st.up_taken:
-                why = "trump was named in round 2, so nobody took the up card"
-            else:  # pragma: no cover
-                why = "the dealer did not take the up card"
-            raise RecordError(f"{where}: a discard ({recorded_discard}) is recorded, but {why}")
-    going_on = playing is not None or recorded_discard is not None
-    discard_at = -1
-    if st.phase is Phase.DISCARD and going_on:
-        discard_at = len(actions)
-        placeholder = st.legal_actions()[0]
-        st.push(placeholder)
-        actions.append((dealer, placeholder, ""))
+
+
+def _recorded_discard(st: State, bidding: dict[str, Any], where: str) -> Card | None:
+    """The dealer's discard if the record gives it (it then must be the dealer's turn to discard)."""
+    if bidding.get("discard") in (None, ""):
+        return None
+    card = _card(bidding["discard"], f"{where}, discard", st.rules.deck, st.trump)
+    if st.phase is not Phase.DISCARD:
+        if st.maker < 0:
+            why = "nobody made trump"
+        elif not st.is_active(st.dealer):
+            why = "the dealer sits out while the partner plays alone"
+        elif not st.up_taken:
+            why = "trump was named in round 2, so nobody took the up card"
+        else:  # pragma: no cover
+            why = "the dealer did not take the up card"
+        raise RecordError(f"{where}: a discard ({card}) is recorded, but {why}")
+    return card
+
+
+def _hold_discard_place(st: State, actions: list[tuple[int, Action, str]], going_on: bool) -> int:
+    """When the hand goes on past the dealer's discard, push a placeholder discard (the real card is
+    known only once the deal is rebuilt) and return its index in ``actions``; else -1."""
+    if st.phase is not Phase.DISCARD or not going_on:
+        return -1
+    placeholder = st.legal_actions()[0]
+    st.push(placeholder)
+    actions.append((st.dealer, placeholder, ""))
+    return len(actions) - 1
+
+
+def _replay_defence(st: State, bidding: dict[str, Any], has_play: bool, actions: list[tuple[int, Action, str]],
+                    where: str) -> None:
+    """Push the defenders' choices to defend alone against a loner (``aloneDefender``)."""
     lone_def = bidding.get("aloneDefender", -1)
     if lone_def is None:
         lone_def = -1
     if isinstance(lone_def, bool) or not isinstance(lone_def, int) or not -1 <= lone_def < 4:
         raise RecordError(f"{where}: aloneDefender is {_shown(lone_def)}; it must be a seat 0 to 3, or -1 "
                           "for nobody")
-    if st.phase is Phase.DEFEND and (playing is not None or "aloneDefender" in bidding):
+    if st.phase is Phase.DEFEND and (has_play or "aloneDefender" in bidding):
         while st.phase is Phase.DEFEND:
             seat = st.to_act
             a = DEFEND_ALONE if seat == lone_def else PASS
@@ -586,31 +651,64 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
             verb = "defends alone" if a == DEFEND_ALONE else "does not defend alone"
             actions.append((seat, a, f"{where}: seat {seat} {verb}"))
     if lone_def >= 0 and st.lone_defender != lone_def:
-        why = ("the ruleset does not allow defend_alone" if not rules.defend_alone
+        why = ("the ruleset does not allow defend_alone" if not st.rules.defend_alone
                else "nobody plays alone" if not st.alone
-               else f"seat {lone_def} is not a defender" if lone_def % 2 == st.maker % 2
+               else f"seat {lone_def} is not a defender" if st.side_of(lone_def) == st.side_of(st.maker)
                else "the record stops before the defence")
         raise RecordError(f"{where}: aloneDefender is seat {lone_def}, but {why}")
 
+
+@dataclass(slots=True)
+class _Plays:
+    """The tricks of a deal as read."""
+
+    by_seat: list[list[Card]]
+    """Each seat's cards, in the order it played them."""
+    voids: dict[int, int] = field(default_factory=dict)
+    """Per seat, the mask of cards it cannot have held: every card of a suit it failed to follow
+    (what :meth:`~euchre.view.PlayerView.voids` computes from a hand's tricks)."""
+    complete: bool = False
+    """All five tricks are recorded in full."""
+
+    def cannot_hold(self, seat: int, c: Card) -> bool:
+        return bool(self.voids.get(seat, 0) >> c & 1)
+
+
+def _next_to_play(st: State, seat: int) -> int:
+    """The seat that plays after ``seat`` in a trick: the next active seat clockwise."""
+    nxt = (seat + 1) % st.n
+    while not st.is_active(nxt):
+        nxt = (nxt + 1) % st.n
+    return nxt
+
+
+def _read_tricks(st: State, tricks: list[Any], initial_lead: Any, recorded_discard: Card | None,
+                 actions: list[tuple[int, Action, str]], where: str) -> _Plays:
+    """Give every recorded card its seat (the lead, then clockwise; a trick's winner leads the
+    next), check it against what the record says elsewhere, and append the plays to ``actions``.
+    Whether each play follows suit is left to the engine, once the deal is rebuilt."""
+    rules = st.rules
+    trump = st.trump
+    up, dealer = st.up_card, st.dealer
+    plays = _Plays([[] for _ in range(rules.players)])
     played: dict[Card, int] = {}
-    by_seat: list[list[Card]] = [[] for _ in range(4)]
-    voids: list[set[int]] = [set() for _ in range(4)]  # suits a seat failed to follow
-    led = -1
-    initial_lead = playing.get("initialLead") if playing is not None else None
+    active = rules.players - len(st.sitting_out)
+    seat = st.to_act  # the first lead
     for t, trick in enumerate(tricks):
         tw = f"{where}, trick {t + 1}"
-        if st.phase is not Phase.PLAY:
+        if st.phase is not Phase.PLAY or t == rules.hand_size:
             raise RecordError(f"{tw}: the hand is already over after 5 tricks")
+        assert trump is not None  # play has begun
         if not isinstance(trick, list) or not trick:
             raise RecordError(f"{tw} is {_shown(trick)}; a trick must be a non-empty list of cards")
-        active = 4 - st.out.bit_count()
         if len(trick) > active or (len(trick) < active and t != len(tricks) - 1):
             sits = sorted(st.sitting_out)
             who = f" (sitting out: seat {', '.join(map(str, sits))})" if sits else ""
             raise RecordError(f"{tw}: has {len(trick)} cards, but {active} seats play{who}")
+        order: list[int] = []
+        cards: list[Card] = []
         for j, text in enumerate(trick):
             c = _card(text, f"{tw}, card {j + 1}", rules.deck, trump)
-            seat = st.to_act
             if t == 0 and j == 0 and isinstance(initial_lead, int) and initial_lead != seat:
                 raise RecordError(f"{tw}: initialLead is seat {initial_lead}, but seat {seat} leads "
                                   "by the lead rule")
@@ -620,122 +718,174 @@ def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
             if c == up and not (st.up_taken and seat == dealer):
                 if st.up_taken:
                     why = f"only the dealer (seat {dealer}) holds it after taking it up"
-                elif st.out >> dealer & 1:
+                elif not st.is_active(dealer):
                     why = "the dealer sits out, so it stays in the stock"
                 else:
                     why = "it was turned down and stays in the stock"
                 raise RecordError(f"{label}: that is the up card, and {why}")
             if c == recorded_discard:
                 raise RecordError(f"{label}: that is the dealer's recorded discard")
-            if j == 0:
-                led = effective_suit(c, trump)
-            elif effective_suit(c, trump) != led:
-                voids[seat].add(led)
+            if cards and effective_suit(c, trump) != effective_suit(cards[0], trump):
+                led = effective_suit(cards[0], trump)
+                plays.voids[seat] = plays.voids.get(seat, 0) | follow_mask(trump, led)
             played[c] = t
-            by_seat[seat].append(c)
-            st.hands[seat] = 1 << c  # the provisional hand holds exactly the card played
-            st.push(play(c))
+            plays.by_seat[seat].append(c)
             actions.append((seat, play(c), label))
+            order.append(seat)
+            cards.append(c)
+            seat = _next_to_play(st, seat)
+        if len(cards) == active:
+            seat = order[trick_winner_index(cards, trump)]
+            plays.complete = t == rules.hand_size - 1
+    return plays
 
-    # Rebuild the deal.
-    known: list[list[Card]] = [[] for _ in range(4)]
-    owner: dict[Card, str] = {}
 
-    def place(seat: int, c: Card, how: str) -> None:
-        if c in owner and owner[c] != f"seat {seat}":
-            raise RecordError(f"{where}: {c} {how} of seat {seat}, but it is also {owner[c]}")
-        if c not in known[seat]:
-            known[seat].append(c)
-            owner[c] = f"seat {seat}"
+class _Holdings:
+    """The cards known to be somewhere in a deal being rebuilt: each seat's, and who owns each card."""
 
-    owner[up] = "the up card"
-    for seat in range(4):
-        for c in by_seat[seat]:
+    __slots__ = ("where", "known", "owner")
+
+    def __init__(self, where: str, players: int) -> None:
+        self.where = where
+        self.known: list[list[Card]] = [[] for _ in range(players)]
+        self.owner: dict[Card, str] = {}
+
+    def place(self, seat: int, c: Card, how: str) -> None:
+        """``c`` was dealt to ``seat`` (``how`` says how we know)."""
+        if c in self.owner and self.owner[c] != f"seat {seat}":
+            raise RecordError(f"{self.where}: {c} {how} of seat {seat}, but it is also {self.owner[c]}")
+        if c not in self.known[seat]:
+            self.known[seat].append(c)
+            self.owner[c] = f"seat {seat}"
+
+
+def _rebuild_deal(st: State, init: dict[str, Any], plays: _Plays, recorded_discard: Card | None,
+                  discard_at: int, actions: list[tuple[int, Action, str]], where: str) -> _Hand:
+    """The full deal: the cards each seat played or is given, the rest filled (see ``notes``)."""
+    rules, dealer, up = st.rules, st.dealer, st.up_card
+    held = _Holdings(where, rules.players)
+    held.owner[up] = "the up card"
+    for seat, cards in enumerate(plays.by_seat):
+        for c in cards:
             if not (c == up and seat == dealer):
-                place(seat, c, "is played")
+                held.place(seat, c, "is played")
     if recorded_discard is not None and recorded_discard != up:
-        place(dealer, recorded_discard, "is the discard")
-    kitty: list[Card] = []
-    raw_kitty = init.get("kitty")
-    if isinstance(raw_kitty, list):
-        for k, text in enumerate(raw_kitty):
-            if text in ("", None):
-                continue
-            c = _card(text, f"{where}, kitty card {k + 1}", rules.deck, trump)
-            if c in owner:
-                raise RecordError(f"{where}: kitty card {c} is also {owner[c]}")
-            owner[c] = "in the kitty"
-            kitty.append(c)
-    raw_pc = init.get("playerCards", init.get("player_cards"))
-    given: dict[int, list[Card]] = {}  # seats whose five cards the record gives, in its order
-    if raw_pc is not None:
-        if not isinstance(raw_pc, list) or len(raw_pc) != 4 or not all(isinstance(x, list) for x in raw_pc):
-            raise RecordError(f"{where}: playerCards is {_shown(raw_pc)}; it must be four lists of cards, "
-                              "one per seat")
-        for seat, cards in enumerate(raw_pc):
-            if len(cards) > 5:
-                raise RecordError(f"{where}: playerCards gives seat {seat} {len(cards)} cards; a hand has 5")
-            parsed = [_card(x, f"{where}, playerCards of seat {seat}", rules.deck, trump) for x in cards]
-            for c in parsed:
-                if c == up:
-                    raise RecordError(f"{where}: playerCards gives seat {seat} the up card {up}")
-                place(seat, c, "is in the playerCards")
-            if len(parsed) == 5:
-                given[seat] = parsed
-                extra = [c for c in known[seat] if c not in parsed]
-                if extra:
-                    raise RecordError(f"{where}: seat {seat} plays or discards {' '.join(map(str, extra))}, "
-                                      f"not among its playerCards {' '.join(map(str, parsed))}")
-    for seat in range(4):
-        if len(known[seat]) > 5:
-            raise RecordError(f"{where}: seat {seat} would have been dealt {len(known[seat])} cards "
-                              f"({' '.join(map(str, known[seat]))}); a hand has 5")
-    pool = [c for c in deck_cards(rules.deck) if c not in owner]
+        held.place(dealer, recorded_discard, "is the discard")
+    kitty = _kitty(init, held, st)
+    given = _player_cards(init, held, st)
+    for seat, cards in enumerate(held.known):
+        if len(cards) > rules.hand_size:
+            raise RecordError(f"{where}: seat {seat} would have been dealt {len(cards)} cards "
+                              f"({' '.join(map(str, cards))}); a hand has 5")
+    pool = [c for c in deck_cards(rules.deck) if c not in held.owner]
     notes: dict[str, Any] = {}
-    # Cards to invent: the dealer's buried card when unknown (slot -1), then each seat's missing
-    # cards. A seat never gets a card of a suit it failed to follow, or its plays would turn illegal.
-    slots: list[int] = []
-    d: Card | None = recorded_discard
-    if discard_at >= 0 and d is None:
-        mine = known[dealer]
-        cands = [c for c in [*mine, up] if c not in by_seat[dealer]]
-        forced = [c for c in cands if effective_suit(c, trump) in voids[dealer]]
-        if forced:
-            d = forced[0]
-            notes["discard"] = "deduced"
-        elif len(mine) == 5:
-            d = cands[0] if len(cands) == 1 else min(c for c in cands if c != up)
-            notes["discard"] = "deduced" if len(cands) == 1 else "filled"
-        else:
-            slots.append(-1)
-            notes["discard"] = "filled"
-    for seat in range(4):
-        slots.extend([seat] * (5 - len(known[seat]) - (1 if seat == dealer and -1 in slots else 0)))
-    fill = _match(slots, pool, lambda seat, c: seat < 0 or effective_suit(c, trump) not in voids[seat])
+    buried = recorded_discard
+    bury = discard_at >= 0 and buried is None  # the buried card is not recorded
+    if bury:
+        buried, notes["discard"] = _deduce_discard(held, plays, st)
+        bury = buried is None
+    filled = _fill_hands(held, plays, pool, bury, notes, st)
+    if bury:
+        buried = filled
+    if discard_at >= 0:
+        assert buried is not None
+        actions[discard_at] = (dealer, discard(buried), f"{where}: seat {dealer} discarded {buried}")
+    if not (st.is_over or plays.complete):
+        notes["partial"] = True
+    try:
+        deal = State(rules, dealer=dealer, hands=[given.get(s) or sorted(h) for s, h in enumerate(held.known)],
+                     up_card=up, stock=kitty + pool).deal
+    except EuchreError as e:  # pragma: no cover - the checks above catch every bad deal
+        raise RecordError(f"{where}: {e}") from None
+    return _Hand(deal, actions, notes)
+
+
+def _deduce_discard(held: _Holdings, plays: _Plays, st: State) -> tuple[Card | None, str]:
+    """The dealer's buried card when the record does not give it, and how it is known
+    (``"deduced"`` or ``"filled"``); ``None`` when it must come from the unplayed cards."""
+    dealer, up = st.dealer, st.up_card
+    mine = held.known[dealer]
+    cands = [c for c in [*mine, up] if c not in plays.by_seat[dealer]]
+    forced = [c for c in cands if plays.cannot_hold(dealer, c)]
+    if forced:
+        return forced[0], "deduced"
+    if len(mine) == st.rules.hand_size:
+        if len(cands) == 1:
+            return cands[0], "deduced"
+        return min(c for c in cands if c != up), "filled"
+    return None, "filled"
+
+
+def _fill_hands(held: _Holdings, plays: _Plays, pool: list[Card], bury: bool, notes: dict[str, Any],
+                st: State) -> Card | None:
+    """Complete every seat's hand from ``pool`` (the cards nobody is known to hold), never giving a
+    seat a card of a suit it failed to follow, or its plays would turn illegal; with ``bury``, the
+    dealer's buried card too, which is returned. The cards given are written in ``notes``."""
+    dealer = st.dealer
+    slots: list[int] = [-1] if bury else []  # -1: the dealer's buried card
+    for seat, cards in enumerate(held.known):
+        slots.extend([seat] * (st.rules.hand_size - len(cards) - (1 if bury and seat == dealer else 0)))
+    fill = _match(slots, pool, lambda seat, c: seat < 0 or not plays.cannot_hold(seat, c))
     if fill is None:
-        raise RecordError(f"{where}: the unplayed cards cannot complete the hands without making a "
+        raise RecordError(f"{held.where}: the unplayed cards cannot complete the hands without making a "
                           "recorded play illegal (a seat failed to follow a suit it must still hold)")
+    buried: Card | None = None
     filled: dict[str, list[Card]] = {}
     for seat, c in zip(slots, fill, strict=True):
         owner_seat = dealer if seat < 0 else seat
         if seat < 0:
-            d = c
-        known[owner_seat].append(c)
+            buried = c
+        held.known[owner_seat].append(c)
         filled.setdefault(f"p{owner_seat}", []).append(c)
         pool.remove(c)
-    if discard_at >= 0:
-        assert d is not None
-        actions[discard_at] = (dealer, discard(d), f"{where}: seat {dealer} discarded {d}")
     if filled:
         notes["filled"] = {k: " ".join(map(str, sorted(v))) for k, v in sorted(filled.items())}
-    if st.phase is not Phase.OVER:
-        notes["partial"] = True
-    try:
-        deal = State(rules, dealer=dealer, hands=[given.get(s) or sorted(h) for s, h in enumerate(known)], up_card=up,
-                     stock=kitty + pool).deal
-    except EuchreError as e:  # pragma: no cover - the checks above catch every bad deal
-        raise RecordError(f"{where}: {e}") from None
-    return _Hand(deal, actions, notes)
+    return buried
+
+
+def _kitty(init: dict[str, Any], held: _Holdings, st: State) -> list[Card]:
+    """The kitty cards the record gives (the stock beyond the up card), if any."""
+    kitty: list[Card] = []
+    raw_kitty = init.get("kitty")
+    if not isinstance(raw_kitty, list):
+        return kitty
+    for k, text in enumerate(raw_kitty):
+        if text in ("", None):
+            continue
+        c = _card(text, f"{held.where}, kitty card {k + 1}", st.rules.deck, st.trump)
+        if c in held.owner:
+            raise RecordError(f"{held.where}: kitty card {c} is also {held.owner[c]}")
+        held.owner[c] = "in the kitty"
+        kitty.append(c)
+    return kitty
+
+
+def _player_cards(init: dict[str, Any], held: _Holdings, st: State) -> dict[int, list[Card]]:
+    """The seats whose five dealt cards the record gives (``playerCards``), in the record's order;
+    every card given, even in a partial list, is placed in ``held``."""
+    where, up = held.where, st.up_card
+    raw_pc = init.get("playerCards", init.get("player_cards"))
+    given: dict[int, list[Card]] = {}
+    if raw_pc is None:
+        return given
+    if not isinstance(raw_pc, list) or len(raw_pc) != 4 or not all(isinstance(x, list) for x in raw_pc):
+        raise RecordError(f"{where}: playerCards is {_shown(raw_pc)}; it must be four lists of cards, "
+                          "one per seat")
+    for seat, cards in enumerate(raw_pc):
+        if len(cards) > 5:
+            raise RecordError(f"{where}: playerCards gives seat {seat} {len(cards)} cards; a hand has 5")
+        parsed = [_card(x, f"{where}, playerCards of seat {seat}", st.rules.deck, st.trump) for x in cards]
+        for c in parsed:
+            if c == up:
+                raise RecordError(f"{where}: playerCards gives seat {seat} the up card {up}")
+            held.place(seat, c, "is in the playerCards")
+        if len(parsed) == 5:
+            given[seat] = parsed
+            extra = [c for c in held.known[seat] if c not in parsed]
+            if extra:
+                raise RecordError(f"{where}: seat {seat} plays or discards {' '.join(map(str, extra))}, "
+                                  f"not among its playerCards {' '.join(map(str, parsed))}")
+    return given
 
 
 def _match(slots: list[int], cards: list[Card], fits: Any) -> list[Card] | None:

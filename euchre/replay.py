@@ -195,7 +195,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
         raise ValueError(f"{rules.players} names are needed, got {len(names)}")
     reviewed = {(d.hand, d.number): d for d in review.decisions} if review is not None else {}
     t = Timeline(players=names, rules=rules.to_dict(),
-                 sides=[[s for s in range(rules.players) if rules.side_of(s) == side] for side in range(rules.sides)],
+                 sides=[list(seats) for seats in rules.side_seats],
                  initial_scores=list(game.initial_scores), analyzed=review is not None)
     running = list(game.initial_scores)
     last_hand = len(game.hands) - 1

@@ -1,7 +1,7 @@
 """Saved games on disk: unfinished games kept side by side, listed, resumed and archived.
 
 Nothing here ever deletes a game that has not been archived. The data directory
-(:func:`data_dir`) holds::
+(:func:`~euchre.paths.data_dir`) holds::
 
     saves/NAME.toml      one unfinished game each; NAME is when it was first saved
                          (20250314-201502, with -2, -3 ... on a clash), and a resumed game is
@@ -29,6 +29,7 @@ from typing import Any
 from euchre import notation
 from euchre.errors import EuchreError, RecordError
 from euchre.game import Game
+from euchre.paths import data_dir
 
 __all__ = ["data_dir", "saves_dir", "archive_dir", "SavedGame", "SaveError", "list_saves", "find_save",
            "new_save_path", "in_saves", "write_save", "archive_game", "is_continuation", "human_has_played",
@@ -42,15 +43,6 @@ _STAMP = "%Y%m%d-%H%M%S"
 
 class SaveError(EuchreError):
     """A saved game that cannot be found or chosen; the message says what to type instead."""
-
-
-def data_dir() -> Path:
-    """Where games live: ``$EUCHRE_HOME``, else ``$XDG_DATA_HOME/euchre``, else
-    ``~/.local/share/euchre``."""
-    if os.environ.get("EUCHRE_HOME"):
-        return Path(os.environ["EUCHRE_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "euchre"
 
 
 def saves_dir() -> Path:

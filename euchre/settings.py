@@ -1,5 +1,5 @@
 """The terminal player's settings, kept between games in ``settings.toml`` in the data directory
-(:func:`euchre.saves.data_dir`): the pace, hints, auto-playing a forced card, confirming before
+(:func:`euchre.paths.data_dir`): the pace, hints, auto-playing a forced card, confirming before
 going alone, the four-colour deck. ``euchre settings`` shows and changes them; a command-line
 option of ``euchre play`` overrides a setting for one game.
 
@@ -62,7 +62,7 @@ _HELP = {
 
 def settings_path() -> Path:
     """``settings.toml`` in the data directory."""
-    from euchre.saves import data_dir
+    from euchre.paths import data_dir
 
     return data_dir() / "settings.toml"
 

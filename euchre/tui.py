@@ -209,7 +209,7 @@ def _ordered_choices(view: PlayerView) -> list[Action]:
 def _side_names(view: PlayerView, names: Sequence[str]) -> list[str]:
     """Each side's short name for the score lines: ``You & North``."""
     sides = view.rules.sides
-    return [" & ".join(names[s] for s in range(view.players) if view.side_of(s) == side) for side in range(sides)]
+    return [" & ".join(names[s] for s in view.rules.seats_of(side)) for side in range(sides)]
 
 
 def _score_line(view: PlayerView, names: Sequence[str]) -> Text:

@@ -529,6 +529,9 @@ def test_refusals_change_nothing(db: str, tmp_path: Path) -> None:
                                         "dance", "call " + "h" * 30]):
                 f = await reply(c, {"t": "act", "id": f"i{n}", "action": action, "v": before})
                 assert (f["t"], f["code"]) == ("err", "illegal"), (action, f)
+                if n == 0:  # the engine's own explanation, not a generic "not legal now"
+                    assert f["message"].startswith("no card is played now: it is the first round of bidding; "
+                                                   "you may: pass"), f
             # Stale: acted on an older (or a future) version; the answer is followed by the state.
             for n, v in enumerate((before - 1, before + 5)):
                 f = await reply(c, {"t": "act", "id": f"st{n}", "action": "pass", "v": v})

@@ -36,8 +36,7 @@ from euchre.actions import Action
 from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
 from euchre.bots.persona import computer_names
-from euchre.cards import Suit
-from euchre.describe import action_words, missing_choice_words
+from euchre.describe import action_words, hand_result_words, missing_choice_words
 from euchre.errors import EuchreError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint
@@ -416,8 +415,7 @@ class LiveTable:
         shared = {
             "table": self.id, "status": self.status, "level": self.level, "preset": self.row.preset,
             "seats": self.seat_info(),
-            "sides": [[s for s in range(self.rules.players) if self.rules.side_of(s) == side]
-                      for side in range(self.rules.sides)],
+            "sides": [list(seats) for seats in self.rules.side_seats],
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
             "rematch": self.rematch,
@@ -426,6 +424,13 @@ class LiveTable:
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
+        finished = None  # the latest finished hand: its index and result (public facts)
+        if g is not None:
+            done = len(g.hands) - (1 if g.state.is_over else 2)
+            if done >= 0:
+                res = g.hands[done].result()
+                if res is not None:
+                    finished = (done, res)
         for seat, host in keys:
             view = views.get(seat)
             prev = previous.get(seat)
@@ -441,8 +446,13 @@ class LiveTable:
                 last = view["actions"][-1]
             elif prev is not None and prev["actions"]:
                 last = prev["actions"][-1]
+            result = None
+            if finished is not None and g is not None:
+                names = [("You" if s.seat == seat else s.name) for s in self.seats]
+                words = hand_result_words(g.view(seat, finished[0]), names)
+                result = {"hand": finished[0], **finished[1].to_dict(), "words": words}
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
-                                 "claim": claim, "undo": undo, "notes": notes}
+                                 "claim": claim, "undo": undo, "notes": notes, "result": result}
         return out
 
     def claimable(self) -> bool:
@@ -461,13 +471,13 @@ class LiveTable:
             return []
         sheet = g.score_sheet()
         if self._sheet is None or self._sheet[0] != len(sheet):
-            self._sheet = (len(sheet), [
-                {"hand": i + 1, "dealer": h.dealer, "maker": h.maker,
-                 "trump": None if h.trump is None else Suit(h.trump).letter,
-                 "alone": bool(h.alone), "thrown_in": bool(h.thrown_in),
-                 "tricks": h.maker_tricks() if h.maker is not None else None,
-                 "points": list(h.points or ()), "scores": list(scores)}
-                for i, h, scores in sheet])
+            rows = []
+            for i, h, scores in sheet:
+                res = h.result()
+                assert res is not None
+                rows.append({"hand": i + 1, **res.to_dict(), "thrown_in": res.thrown_in,
+                             "tricks": res.maker_tricks, "scores": list(scores)})
+            self._sheet = (len(sheet), rows)
         return self._sheet[1]
 
     def _frames(self, keys: set[tuple[int | None, bool]]) -> dict[tuple[int | None, bool], str]:
@@ -498,14 +508,12 @@ class LiveTable:
         :class:`Refusal` and changes nothing.
         """
         def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
+            # The engine parses (with the shortcuts of State.parse_action) and checks the action;
+            # a refusal carries its own words ("you must follow hearts: you hold Th, Ah").
             try:
-                action = g.state.parse_action(text)
+                action = g.push(text)
             except EuchreError as e:
                 raise Refusal("illegal", str(e)) from None
-            if not g.state.is_legal(action):
-                legal = ", ".join(str(a) for a in g.legal_actions())
-                raise Refusal("illegal", f"{text!r} is not legal now; legal: {legal}")
-            g.push(action)
             return {"a": int(action)}, g.pop
 
         return await self._change("action", seat, client_id, base_v, reply, apply)
@@ -622,21 +630,20 @@ class LiveTable:
                    "calls": 0, "made": 0, "euchred": 0, "defended": 0, "euchres": 0, "loners": 0,
                    "loner_marches": 0}
             for h in game.hands:
-                if not h.is_over or h.thrown_in or h.points is None:
+                res = h.result()
+                if res is None or res.thrown_in:
                     continue
                 row["hands"] += 1
-                maker_side = r.side_of(h.maker)
-                makers_scored = h.points[maker_side] > 0
-                if h.maker == s.seat:
+                if res.maker == s.seat:
                     row["calls"] += 1
-                    row["made"] += makers_scored
-                    row["euchred"] += not makers_scored
-                    if h.alone:
+                    row["made"] += res.made
+                    row["euchred"] += res.euchred
+                    if res.alone:
                         row["loners"] += 1
-                        row["loner_marches"] += h.maker_tricks() == r.hand_size
-                elif side != maker_side:
+                        row["loner_marches"] += res.march
+                elif side != res.maker_side:
                     row["defended"] += 1
-                    row["euchres"] += not makers_scored
+                    row["euchres"] += res.euchred
             rows.append(row)
         return rows
 

@@ -33,10 +33,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from euchre import egn, notation
 from euchre.errors import EuchreError
 from euchre.replay import timeline_of_record
+from euchre.server.guard import client_key
+from euchre.server.routes.common import ApiError, short
 
 if TYPE_CHECKING:
-    from euchre.server.app import RateLimiter
     from euchre.server.core import LiveTable
+    from euchre.server.limits import RateLimiter
 
 __all__ = ["install_replay", "ReplayUpload", "ANALYSES_AT_ONCE", "ANALYSIS_CACHE"]
 
@@ -81,9 +83,6 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
                    limiter: RateLimiter | None = None) -> None:
     """Add the viewer's pages and API routes to ``app`` (see the module docstring); ``limiter``
     is the per-address hint limit an analysis counts against."""
-    from euchre.server.app import ApiError, short
-    from euchre.server.guard import client_key
-
     threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="euchre-replay")
     kept: OrderedDict[str, bytes] = OrderedDict()
     running: dict[str, asyncio.Future[bytes]] = {}

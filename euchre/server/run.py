@@ -12,6 +12,7 @@ from typing import Any
 import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
 
+from euchre.paths import data_dir
 from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
 from euchre.server.db import Store, sqlite_url
@@ -23,8 +24,6 @@ __all__ = ["serve", "default_database_url", "bind", "uvicorn_config"]
 
 def default_database_url() -> str:
     """An SQLite file in the user's data directory (``$EUCHRE_HOME``, else the XDG data dir)."""
-    from euchre.cli import data_dir
-
     return sqlite_url(data_dir() / "euchre.sqlite3")
 
 

@@ -8,9 +8,12 @@
   const PAGE = 50;
   let offset = 0;
 
-  function sidesOf(players) {
-    const n = players.length;
-    if (n === 4) return [[0, 2], [1, 3]];
+  /** The seats of each side: the server's list (`g.sides`, from the engine's Rules) when it
+   *  sends one; until /api/games does, partnerships 0+2 and 1+3 with four players, else one
+   *  side per seat (the engine's SIDE_SEATS). */
+  function sidesOf(g, players) {
+    if (Array.isArray(g.sides) && g.sides.length) return g.sides;
+    if (players.length === 4) return [[0, 2], [1, 3]];
     return players.map((_, i) => [i]);
   }
 
@@ -18,7 +21,7 @@
 
   function row(g) {
     const players = Array.isArray(g.players) ? g.players.map((p) => (p && typeof p === "object" ? p.name : p)) : [];
-    const sides = sidesOf(players);
+    const sides = sidesOf(g, players);
     const scores = Array.isArray(g.scores) ? g.scores : [];
     const winners = Array.isArray(g.winners) ? g.winners : (g.winner !== undefined && g.winner !== null ? [g.winner] : []);
     const tr = el("tr", { dataset: { id: String(g.id) } });

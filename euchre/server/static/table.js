@@ -542,11 +542,10 @@
     return 4;
   }
 
+  /** The seats of each side, as the server's state frame lists them (`sides`, from the
+   *  engine's Rules): the table never works out partnerships itself. None before a frame. */
   function sidesOf(d) {
-    if (d && Array.isArray(d.sides) && d.sides.length) return d.sides;
-    const n = playersOf(d);
-    if (n === 4) return [[0, 2], [1, 3]];
-    return Array.from({ length: n }, (_, i) => [i]);
+    return d && Array.isArray(d.sides) ? d.sides : [];
   }
 
   function sideOfSeat(d, seat) {
@@ -1568,24 +1567,23 @@
     return row;
   }
 
+  /** The result of a finished hand as the engine worked it out (d.result: its outcome, the
+   *  makers' side and the sentence in words), for the hand ``p`` shows; null for another hand. */
+  function resultOf(d, p) {
+    const r = d && d.result;
+    return r && p && r.hand === p.hand_number ? r : null;
+  }
+
   function summaryTitle(d, p) {
-    const sides = sidesOf(d);
-    const points = Array.isArray(p.points) ? p.points : null;
-    const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
-    let title = "Hand over";
-    if (!p.trump) title = "Everyone passed: no trump";
-    else if (points) {
-      const makerSide = p.maker !== null && p.maker !== undefined ? sideOfSeat(d, p.maker) : null;
-      const makerTricks = makerSide !== null ? sides[makerSide].reduce((a, s) => a + (tw[s] || 0), 0) : 0;
-      if (makerSide !== null) {
-        // The makers are the subject: they made it, marched, or "were euchred" (by the others).
-        const who = sideLabel(d, makerSide);
-        const one = sides[makerSide].length === 1 && who !== "You";
-        if ((points[makerSide] || 0) > 0) title = makerTricks >= 5 ? `${who} marched!` : `${who} made it`;
-        else title = `${who} ${one ? "was" : "were"} euchred`;
-      }
-    }
-    return title;
+    const r = resultOf(d, p);
+    if (!r) return "Hand over";
+    if (r.outcome === "thrown in") return "Everyone passed: no trump";
+    // The makers are the subject: they made it, marched, or "were euchred" (by the others).
+    const who = sideLabel(d, r.maker_side);
+    const one = sidesOf(d)[r.maker_side].length === 1 && who !== "You";
+    if (r.outcome === "march") return `${who} marched!`;
+    if (r.outcome === "made") return `${who} made it`;
+    return `${who} ${one ? "was" : "were"} euchred`;
   }
 
   /** The hand-over banner in one line, for the place above the hand. */
@@ -1602,7 +1600,8 @@
     const sides = sidesOf(d);
     const points = Array.isArray(p.points) ? p.points : null;
     const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
-    frag.append(el("div", { class: "title", text: summaryTitle(d, p) }));
+    const r = resultOf(d, p);
+    frag.append(el("div", { class: "title", text: summaryTitle(d, p), title: r ? r.words : null }));
     if (p.trump) {
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
         `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "",

@@ -1,0 +1,42 @@
+"""The HTML pages (static files) and the health check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+
+from euchre.server.routes.common import hub_of, page
+
+router = APIRouter()
+
+
+@router.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return page("index.html")
+
+
+@router.get("/table/{table_id}", include_in_schema=False)
+async def table_page(table_id: str) -> FileResponse:
+    return page("table.html")
+
+
+@router.get("/games", include_in_schema=False)
+async def games_page() -> FileResponse:
+    return page("games.html")
+
+
+@router.get("/stats", include_in_schema=False)
+async def stats_page() -> FileResponse:
+    return page("stats.html")
+
+
+@router.get("/learn", include_in_schema=False)
+async def learn_page() -> FileResponse:
+    return page("learn.html")
+
+
+@router.get("/healthz", include_in_schema=False)
+async def healthz(request: Request) -> dict[str, Any]:
+    return {"ok": True, **hub_of(request).stats()}
