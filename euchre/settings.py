@@ -67,6 +67,17 @@ def settings_path() -> Path:
     return data_dir() / "settings.toml"
 
 
+def _shown(raw: Any) -> str:
+    """A value as the settings file would write it, for an error message (never a Python repr)."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, str):
+        return f"\u201c{raw[:40]}\u201d"
+    if isinstance(raw, int | float):
+        return str(raw)
+    return "a table" if isinstance(raw, dict) else "a list" if isinstance(raw, list) else "a date or time"
+
+
 def _value(name: str, raw: Any) -> Any:
     """``raw`` as the value of setting ``name``; :class:`SettingsError` saying why not."""
     if name == "speed":
@@ -74,7 +85,7 @@ def _value(name: str, raw: Any) -> Any:
         if text in ("auto", "default", ""):
             return None
         if text not in SPEED_NAMES:
-            raise SettingsError(f"speed must be {', '.join(SPEED_NAMES)} or auto, not {raw!r}")
+            raise SettingsError(f"speed must be {', '.join(SPEED_NAMES)} or auto, not {_shown(raw)}")
         return text
     if isinstance(raw, bool):
         return raw
@@ -83,7 +94,7 @@ def _value(name: str, raw: Any) -> Any:
         return True
     if text in _OFF:
         return False
-    raise SettingsError(f"{name.replace('_', '-')} must be on or off, not {raw!r}")
+    raise SettingsError(f"{name.replace('_', '-')} must be on or off, not {_shown(raw)}")
 
 
 def _field(name: str) -> str:
@@ -92,7 +103,7 @@ def _field(name: str) -> str:
         key = "four_colour"
     if key not in _HELP:
         known = ", ".join(k.replace("_", "-") for k in _HELP)
-        raise SettingsError(f"no setting {name!r}; the settings are {known}")
+        raise SettingsError(f"no setting \u201c{name}\u201d; the settings are {known}")
     return key
 
 

@@ -33,8 +33,9 @@ def test_assignments(text: str, field: str, value: object) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("speed", "write NAME=VALUE"), ("speed=warp", "speed must be slow, normal, fast, instant or auto"),
-    ("hints=maybe", "hints must be on or off"), ("colour=red", "no setting 'colour'"),
+    ("speed", "write NAME=VALUE"),
+    ("speed=warp", "speed must be slow, normal, fast, instant or auto, not \u201cwarp\u201d"),
+    ("hints=maybe", "hints must be on or off"), ("colour=red", "no setting \u201ccolour\u201d"),
 ])
 def test_bad_assignments_say_why(text: str, message: str) -> None:
     with pytest.raises(SettingsError, match=message):
@@ -46,7 +47,7 @@ def test_a_damaged_file_warns_and_keeps_what_it_can(tmp_path: Path) -> None:
     path.write_text('speed = "warp"\nhints = false\nnonsense = 3\n', encoding="utf-8")
     loaded, warnings = settings.load(path)
     assert loaded == Settings(hints=False)
-    assert len(warnings) == 2 and "speed must be" in warnings[0] and "no setting 'nonsense'" in warnings[1]
+    assert len(warnings) == 2 and "speed must be" in warnings[0] and "no setting \u201cnonsense\u201d" in warnings[1]
     path.write_text("not [ toml", encoding="utf-8")
     loaded, warnings = settings.load(path)
     assert loaded == Settings() and "not valid TOML" in warnings[0]
