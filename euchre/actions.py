@@ -16,19 +16,31 @@ code    action
 9-12    ``call c|d|h|s alone``
 13-45   ``discard <card>`` (:data:`DISCARD_OFFSET` + card id)
 46-78   ``play <card>`` (:data:`PLAY_OFFSET` + card id)
+79      ``call n``: round 2, no trump (house rule ``no_trump``, RULES-FAMILY.md 12.1)
+80      ``call n alone``
+81      ``call low``: round 2, low no trump (house rule ``low_no_trump``)
+82      ``call low alone``
+83-115  ``give <card>``: call for best (house rule ``call_for_best``, RULES-FAMILY.md
+        12.2), the lone player's partner gives a card (:data:`GIVE_OFFSET` + card id)
 ======  ==================================================================
+
+The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
+mapping, which has none of them) is unchanged. They are calls (:attr:`Kind.CALL` /
+:attr:`Kind.CALL_ALONE`) without a suit: :attr:`Action.trump` is the trump index a call makes
+(0-3 a suit, :data:`~euchre.cards.NO_TRUMP`, :data:`~euchre.cards.LOW`).
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 
-from euchre.cards import CARDS, NUM_CARDS, Card, Suit
+from euchre.cards import CARDS, LOW, NO_TRUMP, NUM_CARDS, Card, Suit, parse_trump, trump_letter, trump_word
 from euchre.errors import InvalidActionError
 
 __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAKE", "DEFEND_ALONE",
            "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
-           "DISCARD_ACTIONS"]
+           "DISCARD_ACTIONS", "CALL_NO_TRUMP", "CALL_NO_TRUMP_ALONE", "CALL_LOW", "CALL_LOW_ALONE",
+           "give", "GIVE_OFFSET", "GIVE_ACTIONS"]
 
 
 class Kind(IntEnum):
@@ -43,6 +55,8 @@ class Kind(IntEnum):
     CALL_ALONE = 6
     DISCARD = 7
     PLAY = 8
+    GIVE = 9
+    """Call for best: the lone player's partner gives a card (RULES-FAMILY.md 12.2)."""
 
 
 _CALL = 5
@@ -54,8 +68,13 @@ PLAY_OFFSET = DISCARD_OFFSET + NUM_CARDS
 so ``CARDS[action - PLAY_OFFSET]`` is the card of a play action (see :func:`play`)."""
 _DISCARD = DISCARD_OFFSET
 _PLAY = PLAY_OFFSET
-NUM_ACTIONS = _PLAY + NUM_CARDS
-"""Size of the action space (79)."""
+_NO_TRUMP = _PLAY + NUM_CARDS
+"""The code of ``call n`` (79); ``call n alone``, ``call low``, ``call low alone`` follow."""
+GIVE_OFFSET = _NO_TRUMP + 4
+"""The code of ``give`` of card 0 (83): ``give(card) == GIVE_OFFSET + card`` (call for best)."""
+_GIVE = GIVE_OFFSET
+NUM_ACTIONS = _GIVE + NUM_CARDS
+"""Size of the action space (116)."""
 
 
 class Action(int):
@@ -74,11 +93,19 @@ class Action(int):
             return Kind.CALL_ALONE
         if self < _PLAY:
             return Kind.DISCARD
-        return Kind.PLAY
+        if self < _NO_TRUMP:
+            return Kind.PLAY
+        if self >= _GIVE:
+            return Kind.GIVE
+        return Kind.CALL_ALONE if self & 1 == 0 else Kind.CALL
 
     @property
     def card(self) -> Card | None:
-        """The card of a ``play`` or ``discard``."""
+        """The card of a ``play``, ``discard`` or ``give``."""
+        if self >= _GIVE:
+            return CARDS[self - _GIVE]
+        if self >= _NO_TRUMP:
+            return None
         if self >= _PLAY:
             return CARDS[self - _PLAY]
         if self >= _DISCARD:
@@ -87,20 +114,35 @@ class Action(int):
 
     @property
     def suit(self) -> Suit | None:
-        """The suit named by a ``call``."""
+        """The suit named by a ``call`` (``None`` for ``call n`` and ``call low``: no suit)."""
         if _CALL <= self < _DISCARD:
             return Suit((self - _CALL) % 4)
         return None
 
     @property
+    def trump(self) -> int | None:
+        """The trump index a ``call`` makes: its suit (a :class:`~euchre.cards.Suit`),
+        :data:`~euchre.cards.NO_TRUMP` for ``call n``, :data:`~euchre.cards.LOW` for ``call low``;
+        ``None`` for every other action.
+
+        >>> Action.parse("call h").trump, Action.parse("call n alone").trump, Action.parse("call low").trump
+        (<Suit.HEARTS: 2>, 4, 5)
+        """
+        if _CALL <= self < _DISCARD:
+            return Suit((self - _CALL) % 4)
+        if _NO_TRUMP <= self < _GIVE:
+            return NO_TRUMP if self < _NO_TRUMP + 2 else LOW
+        return None
+
+    @property
     def alone(self) -> bool:
         """True for the bids that go alone (``order alone``, ``call x alone``)."""
-        return self == 2 or _CALL_ALONE <= self < _DISCARD
+        return self == 2 or _CALL_ALONE <= self < _DISCARD or (_NO_TRUMP <= self < _GIVE and self & 1 == 0)
 
     @property
     def is_bid(self) -> bool:
         """True for every decision made before play (bids, take, defend, discard excluded)."""
-        return self < _DISCARD
+        return self < _DISCARD or _NO_TRUMP <= self < _GIVE
 
     def __str__(self) -> str:
         return _TEXT[self]
@@ -118,11 +160,13 @@ class Action(int):
         if k is Kind.DEFEND_ALONE:
             return "defend alone"
         if k is Kind.CALL:
-            return f"call {self.suit}"
+            return f"call {trump_letter(self.trump)}"  # type: ignore[arg-type]  # a call has a trump
         if k is Kind.CALL_ALONE:
-            return f"call {self.suit} alone"
+            return f"call {trump_letter(self.trump)} alone"  # type: ignore[arg-type]
         if k is Kind.DISCARD:
             return f"discard {self.card}"
+        if k is Kind.GIVE:
+            return f"give {self.card}"
         return f"play {self.card}"
 
     def __repr__(self) -> str:
@@ -132,14 +176,17 @@ class Action(int):
         """The action in words for a player: ``"call hearts, alone"``, ``"play the jack of hearts"``."""
         k = self.kind
         if k is Kind.CALL or k is Kind.CALL_ALONE:
-            assert self.suit is not None
-            return f"call {self.suit.word}" + (", alone" if self.alone else "")
+            assert self.trump is not None
+            return f"call {trump_word(self.trump)}" + (", alone" if self.alone else "")
         if k is Kind.PLAY:
             assert self.card is not None
             return f"play the {self.card.name()}".replace("the the", "the")
         if k is Kind.DISCARD:
             assert self.card is not None
             return f"discard the {self.card.name()}".replace("the the", "the")
+        if k is Kind.GIVE:
+            assert self.card is not None
+            return f"give the {self.card.name()}".replace("the the", "the")
         return str(self)
 
     @classmethod
@@ -177,14 +224,14 @@ class Action(int):
         if head in ("call", "name") and rest:
             alone = rest[-1] == "alone"
             suit_words = rest[:-1] if alone else rest
-            if len(suit_words) == 1:
-                return call(Suit.parse(suit_words[0]), alone=alone)
-        if head in ("play", "discard") and len(rest) == 1:
+            if 1 <= len(suit_words) <= 2:
+                return call(parse_trump(" ".join(suit_words)), alone=alone)
+        if head in ("play", "discard", "give") and len(rest) == 1:
             c = Card.parse(rest[0])
-            return play(c) if head == "play" else discard(c)
+            return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
-            "discard 9c, play Jh or defend alone)"
+            "call n, call low, discard 9c, play Jh, give Ah or defend alone)"
         )
 
 
@@ -199,12 +246,29 @@ ORDER = ACTIONS[1]
 ORDER_ALONE = ACTIONS[2]
 TAKE = ACTIONS[3]
 DEFEND_ALONE = ACTIONS[4]
-PLAY_ACTIONS: tuple[Action, ...] = ACTIONS[_PLAY:]
+PLAY_ACTIONS: tuple[Action, ...] = ACTIONS[_PLAY:_NO_TRUMP]
 DISCARD_ACTIONS: tuple[Action, ...] = ACTIONS[_DISCARD:_PLAY]
 
 
+CALL_NO_TRUMP = ACTIONS[_NO_TRUMP]
+"""``call n``: no trump (house rule ``no_trump``)."""
+CALL_NO_TRUMP_ALONE = ACTIONS[_NO_TRUMP + 1]
+CALL_LOW = ACTIONS[_NO_TRUMP + 2]
+"""``call low``: low no trump (house rule ``low_no_trump``)."""
+CALL_LOW_ALONE = ACTIONS[_NO_TRUMP + 3]
+GIVE_ACTIONS: tuple[Action, ...] = ACTIONS[_GIVE:_GIVE + NUM_CARDS]
+"""``give <card>`` by card id (call for best)."""
+
+
 def call(suit: int, *, alone: bool = False) -> Action:
-    """The round-2 (or Joker) bid naming ``suit``."""
+    """The round-2 (or Joker) bid naming ``suit``; a trump index of 4 or 5 is the no-trump call
+    (:data:`~euchre.cards.NO_TRUMP`: ``call n``, :data:`~euchre.cards.LOW`: ``call low``).
+
+    >>> call(2, alone=True), call(NO_TRUMP), call(LOW, alone=True)
+    (Action('call h alone'), Action('call n'), Action('call low alone'))
+    """
+    if suit >= NO_TRUMP:
+        return ACTIONS[_NO_TRUMP + 2 * (suit - NO_TRUMP) + (1 if alone else 0)]
     return ACTIONS[(_CALL_ALONE if alone else _CALL) + suit]
 
 
@@ -225,3 +289,13 @@ def discard(card: int) -> Action:
     True
     """
     return ACTIONS[_DISCARD + card]
+
+
+def give(card: int) -> Action:
+    """Call for best: the lone player's partner gives a card; its code is :data:`GIVE_OFFSET`
+    plus the card id.
+
+    >>> give(Card.parse("Ah")), give(Card.parse("Ah")) - GIVE_OFFSET == Card.parse("Ah")
+    (Action('give Ah'), True)
+    """
+    return ACTIONS[_GIVE + card]

@@ -32,6 +32,12 @@ __all__ = [
     "mask_of",
     "left_bower",
     "right_bower",
+    "NO_TRUMP",
+    "LOW",
+    "NUM_TRUMPS",
+    "trump_letter",
+    "trump_word",
+    "parse_trump",
 ]
 
 
@@ -216,21 +222,36 @@ def deck_cards(size: int) -> list[Card]:
 
 
 # --- trump arithmetic ------------------------------------------------------------------------
+# A "trump index" t names how a hand is played: 0..3 a trump suit, NO_TRUMP (4) a hand without
+# trump (also the natural ranking used before trump is made), LOW (5) no trump with the ranks
+# reversed (RULES-FAMILY.md 12.1). Every table below is indexed by it.
 # EFFECTIVE[t][c]: the suit card c follows when t is trump (t = 4 means no trump yet).
-# POWER[t][c]: trick strength within trump (>= 100) or rank within the printed suit.
-# FOLLOW[t][s]: mask of the cards that follow suit s when t is trump.
+# POWER[t][c]: trick strength within trump (>= 100) or rank within the printed suit (under LOW,
+#   7 - rank: the 9 highest).
+# FOLLOW[t][s]: mask of the cards that follow suit s when t is trump (s = 4: the Joker's slot
+#   before trump; s = 5 is empty, so FOLLOW[t][t] is the trump suit, empty without one).
+
+NO_TRUMP = 4
+"""The trump index of a hand played without trump (house rule ``no_trump``): A K Q J 10 9 in every
+suit, each jack in its own suit. Before trump is made the tables use this index too."""
+LOW = 5
+"""The trump index of a "low" hand (house rule ``low_no_trump``): no trump, 9 10 J Q K A, the 9
+highest."""
+NUM_TRUMPS = 6
+"""Number of trump indexes (four suits, no trump, low): the length of the tables below."""
+
 
 def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     effective = []
     power = []
     follow = []
-    for t in range(5):
+    for t in range(NUM_TRUMPS):
         eff = [0] * NUM_CARDS
         pw = [0] * NUM_CARDS
         for c in range(JOKER):  # the suited cards
             s, r = c >> 3, c & 7
             eff[c] = s
-            pw[c] = r
+            pw[c] = 7 - r if t == LOW else r
             if t < 4:
                 if c == t * 8 + JACK_RANK:
                     eff[c], pw[c] = t, 119
@@ -238,15 +259,44 @@ def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
                     eff[c], pw[c] = t, 118
                 elif s == t:
                     pw[c] = 100 + r
-        eff[JOKER] = t if t < 4 else 4
+        eff[JOKER] = t if t < 4 else 4  # (no trump is refused with the Joker's deck)
         pw[JOKER] = 120
         effective.append(eff)
         power.append(pw)
-        follow.append([mask_of(c for c in range(NUM_CARDS) if eff[c] == s) for s in range(5)])
+        follow.append([mask_of(c for c in range(NUM_CARDS) if eff[c] == s) for s in range(NUM_TRUMPS)])
     return effective, power, follow
 
 
 EFFECTIVE, POWER, FOLLOW = _build()
+
+
+_TRUMP_LETTERS = ("c", "d", "h", "s", "n", "low")
+_TRUMP_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump", "low")
+
+
+def trump_letter(trump: int) -> str:
+    """The text form of a trump index: ``c d h s``, ``n`` (no trump) or ``low`` (as in ``call n``)."""
+    return _TRUMP_LETTERS[trump]
+
+
+def trump_word(trump: int) -> str:
+    """A trump index in words: ``"hearts"``, ``"no trump"`` or ``"low"``."""
+    return _TRUMP_WORDS[trump]
+
+
+def parse_trump(text: str) -> int:
+    """Parse a trump index: a suit (:meth:`Suit.parse`, returned as a :class:`Suit`), ``n`` /
+    ``nt`` / ``no trump`` / ``notrump`` (:data:`NO_TRUMP`) or ``low`` (:data:`LOW`).
+
+    >>> parse_trump("h"), parse_trump("no trump"), parse_trump("low")
+    (<Suit.HEARTS: 2>, 4, 5)
+    """
+    t = " ".join(text.strip().lower().replace("-", " ").split())
+    if t in ("n", "nt", "no trump", "notrump", "no trumps", "notrumps", "none"):
+        return NO_TRUMP
+    if t in ("low", "lo", "low no trump"):
+        return LOW
+    return Suit.parse(t)
 
 
 def effective_suit(card: int, trump: int | None) -> int:
@@ -286,8 +336,9 @@ _PLAIN_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 
 @functools.cache
 def suit_display_order(trump: int | None) -> tuple[int, ...]:
-    """Order of suits for showing a hand (rules section 10)."""
-    if trump is None:
+    """Order of suits for showing a hand (rules section 10; no trump and low: the order used
+    before trump, RULES-FAMILY.md 12.8)."""
+    if trump is None or trump >= NO_TRUMP:
         return tuple(_PLAIN_ORDER)
     rest = [s for s in _PLAIN_ORDER if s != trump]
     want_red = not Suit(trump).is_red
@@ -303,7 +354,8 @@ def suit_display_order(trump: int | None) -> tuple[int, ...]:
 def sort_hand(cards: Iterable[int], trump: int | None = None) -> list[Card]:
     """A hand in display order (rules section 10): by suit, high to low inside a suit; before
     trump clubs, diamonds, spades, hearts with the Joker first; after, trump first in trump order
-    with the left bower and Joker, then the other suits alternating colours."""
+    with the left bower and Joker, then the other suits alternating colours. No trump and low
+    (12.8): clubs, diamonds, spades, hearts, each in the hand's ranking (low: the 9 first)."""
     order = suit_display_order(trump)
     t = 4 if trump is None else trump
     eff = EFFECTIVE[t]

@@ -22,7 +22,7 @@ from euchre import notation
 from euchre.actions import Kind
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.bots.persona import computer_names
-from euchre.errors import BotProtocolError, RecordError, RulesError
+from euchre.errors import BotProtocolError, EuchreError, RecordError, RulesError
 from euchre.game import Game
 from euchre.paths import data_dir
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
@@ -466,7 +466,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         level = str(rec.meta.get("level", args.level or DEFAULT_LEVEL))
         if save_path is None and resumed.path.suffix.lower() == ".toml":
             save_path = resumed.path  # an EGN file is never overwritten with our format
-        console.print(f"Resuming the game saved in {resumed.path}: {game.summary()}")
+        console.print(f"Resuming the game saved in {resumed.path}: {game.summary()}", soft_wrap=True)
     else:
         rules = rules_from_args(args)
         if args.seat >= rules.players:
@@ -493,7 +493,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         levels = dict.fromkeys(others, level)
     prefs, warnings = settings.load()
     for warning in warnings:
-        console.print(f"[yellow]Settings:[/] {warning}")
+        console.print(f"[yellow]Settings:[/] {warning}", soft_wrap=True)
     hint = None if args.no_hints or not prefs.hints else _hint_function()
     if any(getattr(b, "name", "") == "search" for b in bots.values()) or hint is not None:
         with console.status("Preparing the computer players..."):
@@ -501,14 +501,46 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from euchre.tui import play_terminal
 
+    match = _match_of(game, resumed.record.meta.get("match") if resumed and resumed.record else None, parser)
+    if match is not None:
+        game = match.game
+        console.print(f"[bold]A match[/]: {match.standing()}.")
     moves_before = len(game.actions())
     # The game is saved here rather than through play_terminal's save_fn, whose message cannot
     # name the file to resume.
     pace = _pace(args.speed or prefs.speed)
-    status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
-                           delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,
-                           levels=levels, autoplay=prefs.autoplay, confirm_alone=prefs.confirm_alone,
-                           four_colour=prefs.four_colour)
+    while True:
+        if match is not None:
+            meta["match"] = _match_meta(match)
+        status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
+                               delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,
+                               levels=levels, autoplay=prefs.autoplay, confirm_alone=prefs.confirm_alone,
+                               four_colour=prefs.four_colour)
+        if match is None or status != "finished" or not match.settle():
+            break
+        # The match goes on: this game goes to the archive, the next is dealt.
+        from euchre import saves
+
+        try:
+            archive = saves.archive_game(game, players=names, meta=meta)
+        except OSError as e:
+            console.print(f"[bold red]Could not archive the finished game:[/] {e}")
+        else:
+            console.print(f"The game's record is saved in {archive}.", soft_wrap=True)
+            _drop_saved_copies(game, save_path, resumed)
+        sides = [" & ".join(names[s] for s in game.rules.seats_of(side)) for side in range(game.rules.sides)]
+        console.print(f"[bold]Match:[/] {match.standing(sides)}.")
+        console.rule(f"Game {len(match.games)} of the match")
+        game = match.game
+        moves_before = 0
+        for bot in bots.values():
+            bot.reset()
+    if match is not None:
+        meta["match"] = _match_meta(match)
+        if match.is_over:
+            sides = [" & ".join(names[s] for s in game.rules.seats_of(side)) for side in range(game.rules.sides)]
+            console.print(f"[bold green]{sides[match.winner]} {'take' if '&' in sides[match.winner] else 'takes'} "  # type: ignore[index]
+                          f"the match[/]: {match.standing(sides)}.")
     try:
         return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
     finally:
@@ -540,6 +572,34 @@ def _pace(speed: str | None) -> Pace:
     return SPEEDS[speed]
 
 
+def _match_of(game: Game, saved: Any, parser: argparse.ArgumentParser) -> Any:
+    """The :class:`~euchre.match.Match` the game belongs to (its rules ask for a match), or
+    ``None``: a new match whose first game is ``game``, or the saved match (``meta.match`` of
+    the record: its seed and the finished games' actions) with ``game`` as its current game."""
+    from euchre.match import Match
+
+    if not game.rules.is_match:
+        return None
+    if saved is None:  # a new match: its games are dealt from the match's seed
+        return Match(game.rules, seed=game.seed)
+    try:
+        m = Match.replay(game.rules, int(saved["seed"]), [list(g) for g in saved.get("games", [])],
+                         dealer=int(saved["dealer"]) if "dealer" in saved else None)
+    except (KeyError, TypeError, ValueError, EuchreError) as e:
+        parser.exit(2, f"euchre: error: --resume: the saved match cannot be rebuilt: {e}\n")
+    if m.is_over or m.game.seed != game.seed or m.game.hands[0].deal != game.hands[0].deal:
+        parser.exit(2, "euchre: error: --resume: the saved game is not the next game of its saved match\n")
+    m.games[-1] = game
+    return m
+
+
+def _match_meta(match: Any) -> dict[str, Any]:
+    """What a saved game keeps of its match: the seed, the first dealer and every finished
+    game's actions, enough to rebuild the match."""
+    return {"seed": match.seed, "dealer": match.games[0].first_dealer,
+            "games": [[str(a) for a in g.actions()] for g in match.games[:-1]]}
+
+
 def _after_play(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGame | None,
                 save_path: Path | None, console: Any, moves_before: int, human: int | None) -> int:
     """Archive a finished game, or save a quit one (never over another game), saying where."""
@@ -549,7 +609,7 @@ def _after_play(game: Game, names: list[str], meta: dict[str, Any], resumed: Sav
         return _finish(game, names, meta, resumed, save_path, console)
     if (len(game.actions()) == moves_before and resumed is not None and save_path is not None
             and resumed.path == save_path):
-        console.print(f"The game is still saved; {_resume_command(save_path)} continues it.")
+        console.print(f"The game is still saved; {_resume_command(save_path)} continues it.", soft_wrap=True)
         return 0
     if resumed is None and (human is None or not saves.human_has_played(game, human)):
         console.print("Nothing was played yet, so nothing was saved.")
@@ -615,11 +675,19 @@ def _finish(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGa
         note = saves.write_save(game, path, players=names, meta=meta)
         if note:
             console.print(note)
+    _drop_saved_copies(game, path, resumed)
+    return 0
+
+
+def _drop_saved_copies(game: Game, path: Path | None, resumed: SavedGame | None) -> None:
+    """A game played to its end leaves the saved games: its saved copy (the file resumed, or the
+    one it was saved to) goes, once it is in the archive."""
+    from euchre import saves
+
     for done in {p for p in (path, resumed.path if resumed else None) if p is not None and saves.in_saves(p)}:
         entry = SavedGame.read(done) if done.is_file() else None
         if entry is not None and entry.record is not None and saves.is_continuation(entry.record, game):
             done.unlink()  # it is in the archive now, played to the end
-    return 0
 
 
 def _choose_save(key: str | bool, console: Any, parser: argparse.ArgumentParser) -> SavedGame | None:
@@ -756,7 +824,11 @@ def _warm_up_solver() -> None:
 # --- simulate ----------------------------------------------------------------------------------
 def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
              save_dir: Path | None = None, progress: Any = None) -> dict[str, Any]:
-    """Play ``games`` games between bots and gather statistics per side (a dict, JSON-ready)."""
+    """Play ``games`` games between bots and gather statistics per side (a dict, JSON-ready).
+    Under match rules (``match_games``/``match_wins``) it plays ``games`` matches, and counts
+    every game of them and each side's match wins."""
+    from euchre.match import Match
+
     sides = rules.sides
     stats: dict[str, Any] = {
         "rules": rules.to_dict(), "games": games, "seed": seed, "bots": bot_spec,
@@ -765,56 +837,84 @@ def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
                    "euchres": 0, "loners": 0, "loner_marches": 0} for _ in range(sides)],
         "ties": 0,
     }
+    if rules.is_match:
+        stats["matches"] = games
+        for side in stats["sides"]:
+            side["match_wins"] = 0
     seats = list(range(rules.players))
     rng = random.Random(seed)
-    for gi in range(games):
-        game = Game(rules, seed=rng.randrange(2**62), clock=_sim_clock())
-        bots = _make_bots(bot_spec, seats, game.seed, rules)
-        steps = 0
-        while not game.is_over:
-            seat = game.to_act
-            game.push(bots[seat].choose(game.view(seat)))
-            steps += 1
-            if steps > 100_000:
-                raise RuntimeError("a simulated game did not end")
-        for h in game.hands:
-            if not h.is_over:
-                continue
-            stats["hands"] += 1
-            r = h.result()
-            assert r is not None
-            if r.thrown_in:
-                stats["thrown_in"] += 1
-                continue
-            stats["played_hands"] += 1
-            ms = r.maker_side
-            assert ms is not None
-            side = stats["sides"][ms]
-            side["hands_made"] += 1
-            if r.made:
-                side["made"] += 1
-                if r.march:
-                    side["marches"] += 1
-                    if h.alone:
-                        side["loner_marches"] += 1
-            else:
-                side["euchred"] += 1
-                for other in range(sides):
-                    if other != ms:
-                        stats["sides"][other]["euchres"] += 1
-            if h.alone:
-                side["loners"] += 1
-        for s in range(sides):
-            stats["sides"][s]["points"] += game.scores[s]
-        if game.winner is None:
-            stats["ties"] += 1
+    saved = 0
+    for _ in range(games):
+        played: list[Game]
+        if rules.is_match:
+            match = Match(rules, seed=rng.randrange(2**62))
+            bots = _make_bots(bot_spec, seats, match.seed, rules)
+            _play_out(match, bots)
+            played = match.games
+            assert match.winner is not None
+            stats["sides"][match.winner]["match_wins"] += 1
         else:
-            stats["sides"][game.winner]["wins"] += 1
-        if save_dir is not None:
-            notation.save(game, save_dir / f"game-{gi + 1:05d}.toml", meta={"bots": bot_spec})
+            game = Game(rules, seed=rng.randrange(2**62), clock=_sim_clock())
+            _play_out(game, _make_bots(bot_spec, seats, game.seed, rules))
+            played = [game]
+        for game in played:
+            _count_game(stats, game)
+            if save_dir is not None:
+                saved += 1
+                notation.save(game, save_dir / f"game-{saved:05d}.toml", meta={"bots": bot_spec})
         if progress is not None:
             progress()
     return stats
+
+
+def _play_out(game: Any, bots: dict[int, Any]) -> None:
+    """Bots play a game (or a match) to its end."""
+    steps = 0
+    while not game.is_over:
+        seat = game.to_act
+        view = game.view(seat) if isinstance(game, Game) else game.game.view(seat)
+        game.push(bots[seat].choose(view))
+        steps += 1
+        if steps > 1_000_000:
+            raise RuntimeError("a simulated game did not end")
+
+
+def _count_game(stats: dict[str, Any], game: Game) -> None:
+    """Add a finished game's hands, points and winner to :func:`simulate`'s statistics."""
+    sides = game.rules.sides
+    for h in game.hands:
+        if not h.is_over:
+            continue
+        stats["hands"] += 1
+        r = h.result()
+        assert r is not None
+        if r.thrown_in:
+            stats["thrown_in"] += 1
+            continue
+        stats["played_hands"] += 1
+        ms = r.maker_side
+        assert ms is not None
+        side = stats["sides"][ms]
+        side["hands_made"] += 1
+        if r.made:
+            side["made"] += 1
+            if r.march:
+                side["marches"] += 1
+                if h.alone:
+                    side["loner_marches"] += 1
+        else:
+            side["euchred"] += 1
+            for other in range(sides):
+                if other != ms:
+                    stats["sides"][other]["euchres"] += 1
+        if h.alone:
+            side["loners"] += 1
+    for s in range(sides):
+        stats["sides"][s]["points"] += game.scores[s] - game.initial_scores[s]
+    if game.winner is None:
+        stats["ties"] += 1
+    else:
+        stats["sides"][game.winner]["wins"] += 1
 
 
 def _sim_clock() -> Any:
@@ -842,7 +942,8 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     from rich.table import Table
 
     console = Console(highlight=False)
-    console.print(f"[bold]{args.games} games[/] of {args.rules} ({rules.ending_text()}), bots {args.bots}, "
+    what = f"{args.games} matches" if rules.is_match else f"{args.games} games"
+    console.print(f"[bold]{what}[/] of {args.rules} ({rules.ending_text()}), bots {args.bots}, "
                   f"seed {args.seed}: {stats['hands']} hands ({stats['played_hands']} played, "
                   f"{stats['thrown_in']} thrown in), {stats['seconds']} s")
     table = Table("", *(f"side {s} (seat{'s' if rules.players == 4 else ''} "
@@ -851,6 +952,8 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     rows = [("games won", "wins"), ("points", "points"), ("hands as makers", "hands_made"), ("made", "made"),
             ("marches", "marches"), ("euchred (as makers)", "euchred"), ("euchres (as defenders)", "euchres"),
             ("loners", "loners"), ("loner marches", "loner_marches")]
+    if rules.is_match:
+        rows.insert(0, ("matches won", "match_wins"))
     for label, key in rows:
         table.add_row(label, *(str(d[key]) for d in stats["sides"]))
     console.print(table)

@@ -25,15 +25,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
-from euchre.cards import EFFECTIVE, Card, Suit, left_bower, right_bower
+from euchre.cards import EFFECTIVE, NO_TRUMP, SUITS, Card, Suit, left_bower, right_bower, trump_word
 from euchre.results import HandResult
 from euchre.rules import HAND_SIZE
 from euchre.state import Phase
 from euchre.view import PlayerView
 
 __all__ = ["card_words", "action_words", "action_parts", "move_words", "move_parts", "hand_result_words",
-           "hand_result_parts", "side_words", "object_form", "joined", "Part", "missing_choice_parts",
-           "missing_choice_words"]
+           "hand_result_parts", "side_words", "object_form", "joined", "Part", "missing_choice_parts", "trump_part",
+           "missing_choice_words", "gift_parts", "gift_words"]
 
 Part = str | Card | Suit
 """A piece of a phrase: plain text, a card or a suit."""
@@ -41,11 +41,18 @@ Part = str | Card | Suit
 _MAKES_TRUMP = (Kind.ORDER, Kind.ORDER_ALONE, Kind.TAKE, Kind.CALL, Kind.CALL_ALONE)
 
 
+def trump_part(trump: int) -> Part:
+    """A trump index as a piece of a phrase: the :class:`~euchre.cards.Suit`, or the words
+    ``"no trump"`` / ``"low"`` for a hand without trump (house rules ``no_trump``, ``low_no_trump``)."""
+    return SUITS[trump] if trump < NO_TRUMP else trump_word(trump)
+
+
 def card_words(card: Card, trump: int | None) -> str:
-    """``"the right bower"``, ``"the left bower"``, ``"the Joker"``, ``"the ace of clubs"``."""
+    """``"the right bower"``, ``"the left bower"``, ``"the Joker"``, ``"the ace of clubs"`` (no
+    bowers in a hand without trump)."""
     if card.is_joker:
         return "the Joker"
-    if trump is not None:
+    if trump is not None and trump < NO_TRUMP:
         if card == right_bower(trump):
             return "the right bower"
         if card == left_bower(trump):
@@ -86,12 +93,14 @@ def action_parts(action: Action, view: PlayerView) -> list[Part]:
         return ["defend alone"]
     kind = action.kind
     if kind in (Kind.CALL, Kind.CALL_ALONE):
-        assert action.suit is not None
-        return ["call ", Suit(action.suit), " alone" if kind is Kind.CALL_ALONE else ""]
+        assert action.trump is not None
+        return ["call ", trump_part(action.trump), " alone" if kind is Kind.CALL_ALONE else ""]
     card = action.card
     assert card is not None
     if kind is Kind.DISCARD:
         return ["discard ", card]
+    if kind is Kind.GIVE:
+        return ["give ", card]
     return ["lead " if not view.trick else "play ", card]
 
 
@@ -163,15 +172,17 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
     if kind is Kind.DEFEND_ALONE:
         return [says("defend") + " alone"]
     if kind in (Kind.CALL, Kind.CALL_ALONE):
-        assert action.suit is not None
+        assert action.trump is not None
         if up.is_joker and not before:  # British: the dealer takes the turned-up Joker and names trump
             and_call = (", " if alone else " and ") + _conjugate(name, "call") + " "
-            return [says("take") + " ", up, and_call, Suit(action.suit), *alone]
-        return [says("call") + " ", Suit(action.suit), *alone]
+            return [says("take") + " ", up, and_call, trump_part(action.trump), *alone]
+        return [says("call") + " ", trump_part(action.trump), *alone]
     card = action.card
     assert card is not None
     if kind is Kind.DISCARD:
         return [says("discard") + " ", card]
+    if kind is Kind.GIVE:  # call for best, seen by the giver and the receiver only
+        return [says("give") + f" {object_form(names[view.rules.partner(seat) or 0])} ", card]
     active = view.players - len(view.sitting_out)
     plays = sum(1 for a in before if a.kind is Kind.PLAY)
     return [says("lead" if plays % active == 0 else "play") + " ", card]
@@ -182,8 +193,23 @@ def move_words(view: PlayerView, index: int, names: Sequence[str]) -> str:
     ``"North orders West to pick up the jack of hearts"``, ``"West picks up the jack of hearts
     and goes alone"``, ``"East leads the right bower"``, ``"West discards a card face down"``."""
     _, action = view.actions[index]
-    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD) else None
+    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD, Kind.GIVE) else None
     return joined(move_parts(view, index, names), trump)
+
+
+def gift_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]:
+    """The call for best ``view.gifts[index]`` as this seat knows it (RULES-FAMILY.md 12.7), in
+    pieces: ``"North gives you the ace of hearts"``, ``"You give West the ace of hearts"``, or for
+    everyone else ``"North gives West a card"`` (given by the engine or chosen: nobody else can tell).
+    """
+    giver, receiver, card, _ = view.gifts[index]
+    head = f"{names[giver]} {_conjugate(names[giver], 'give')} {object_form(names[receiver])} "
+    return [head + "a card"] if card is None else [head, card]
+
+
+def gift_words(view: PlayerView, index: int, names: Sequence[str]) -> str:
+    """:func:`gift_parts` as text."""
+    return joined(gift_parts(view, index, names), view.trump)
 
 
 # --- the end of a hand -----------------------------------------------------------------------------
@@ -232,7 +258,7 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
         who, plural = maker, False
     else:
         who, plural = side_words(view, side, names)
-    detail: list[Part] = [" (", Suit(view.trump)]
+    detail: list[Part] = [" (", trump_part(view.trump)]
     if not loner and who != maker:
         detail.append(f", made by {object_form(maker)}")
     detail.append(f"; {_tricks(taken, view.rules.hand_size)})")
@@ -288,8 +314,8 @@ def missing_choice_parts(view: PlayerView) -> list[list[Part]]:
         trump = int(view.trump)
         led = EFFECTIVE[trump][view.trick[0][1]]
         parts: list[Part] = ["You must follow the suit led, ", "trump" if led == trump else Suit(led), "."]
-        left = left_bower(trump)
-        if led != trump and left in view.hand and left.suit == led:
+        left = left_bower(trump) if trump < NO_TRUMP else None
+        if led != trump and left is not None and left in view.hand and left.suit == led:
             parts += [" Remember: ", left, " is a trump, not one of the ", Suit(led), "."]
         out.append(parts)
     return out

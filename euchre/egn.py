@@ -27,6 +27,7 @@ from typing import Any
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, Action, Kind, call, discard, play
 from euchre.cards import (
     CARDS,
+    NO_TRUMP,
     RANKS,
     Card,
     Suit,
@@ -37,6 +38,7 @@ from euchre.cards import (
     left_bower,
     right_bower,
     trick_winner_index,
+    trump_word,
 )
 from euchre.errors import EuchreError, IllegalActionError, RecordError, RulesError
 from euchre.game import Game
@@ -60,7 +62,6 @@ _REFUSED_FLAGS = {
     "partners_best": "the partner's best card exchange",
     "go_under": "going under (swapping with the kitty)",
     "joker": "the Joker (Benny) deck",
-    "allow_no_trump": "no-trump calls",
     "fast_break": "the fast-break scoring",
     "four_trick_tokens": "four-trick tokens",
 }
@@ -384,7 +385,7 @@ def _rules(rs: Any) -> Rules:
         return v
 
     known = {"std", "canadian", "loner_lead", "winning_score", "num_deals", "loner_march_score",
-             "loner_euchred_score", "defend_alone", "min_rank", "num_players", *_REFUSED_FLAGS}
+             "loner_euchred_score", "defend_alone", "min_rank", "num_players", "allow_no_trump", *_REFUSED_FLAGS}
     for key in rs:
         if key not in known:
             raise RecordError(f"metadata.ruleset.{key}: unknown rule flag; refusing a game whose rules "
@@ -421,9 +422,9 @@ def _rules(rs: Any) -> Rules:
             canadian_loner=get("canadian", bool, False), loner_lead=_LONER_LEADS[lead],
             loner_march_points=get("loner_march_score", int, 4),
             loner_euchre_points=get("loner_euchred_score", int, 2),
-            defend_alone=get("defend_alone", bool, False), **ending,
+            defend_alone=get("defend_alone", bool, False), no_trump=get("allow_no_trump", bool, False), **ending,
         )
-    except RulesError as e:  # pragma: no cover - every field was checked above
+    except RulesError as e:  # allow_no_trump with min_rank 7: no trump needs the 24-card deck
         raise RecordError(f"metadata.ruleset: {e}") from None
 
 
@@ -436,6 +437,8 @@ def _card(text: Any, where: str, deck: int, trump: int | None = None) -> Card:
         if trump is None:
             raise RecordError(f"{where}: {_json(t)} (the {'right' if t == 'R' else 'left'} bower) needs trump "
                               "to be known, and it is not yet")
+        if trump >= NO_TRUMP:
+            raise RecordError(f"{where}: {_json(t)} names a bower, and a hand played without trump has none")
         return right_bower(trump) if t == "R" else left_bower(trump)
     if t == "B":
         raise RecordError(f'{where}: the Joker "B" is not supported (ruleset joker)')
@@ -473,8 +476,8 @@ def _call_words(a: Action) -> str:
         return "passed"
     if a.kind in (Kind.ORDER, Kind.ORDER_ALONE):
         return "ordered up" + (" alone" if a.alone else "")
-    assert a.suit is not None
-    return f"called {a.suit.word}" + (" alone" if a.alone else "")
+    assert a.trump is not None
+    return f"called {trump_word(a.trump)}" + (" alone" if a.alone else "")
 
 
 def _read_deal(rules: Rules, raw: Any, i: int) -> _Hand:
@@ -929,7 +932,9 @@ def _call_action(phase: Phase, text: Any, is_alone: bool, where: str) -> Action:
         if text == "Order":
             raise RecordError(f'{where}: "Order" in round 2, where a seat passes or names a suit')
     if text == "n":
-        raise RecordError(f'{where}: the no-trump call "n" is not supported')
+        if phase is Phase.BID1:
+            raise RecordError(f'{where}: the no-trump call "n" in round 1, where only "Pass" or "Order" is possible')
+        return call(NO_TRUMP, alone=is_alone)  # the engine refuses it unless the ruleset allows no trump
     if text == "x":
         raise RecordError(f'{where}: the unknown call "x" cannot be replayed')
     raise RecordError(f'{where}: not an EGN call: {_quoted(text)} (a call is "Pass", "Order", or a suit '
@@ -969,6 +974,8 @@ def to_dict(source: Game | GameRecord, *, players: list[str] | None = None,
     ruleset["loner_euchred_score"] = rules.loner_euchre_points
     if rules.defend_alone:
         ruleset["defend_alone"] = True
+    if rules.no_trump:
+        ruleset["allow_no_trump"] = True
     if rules.deck == 32:
         ruleset["min_rank"] = 7
     md["ruleset"] = ruleset
@@ -993,6 +1000,11 @@ def _check_exportable(rules: Rules) -> None:
             problems.append(f"{getattr(rules, name)} points for {what} (EGN always counts {getattr(base, name)})")
     if rules.super_euchre != base.super_euchre:
         problems.append("super-euchre scoring")
+    if rules.low_no_trump:
+        problems.append("the low no-trump call (EGN's calls have no low)")
+    if rules.call_for_best:
+        problems.append("call for best (EGN's partners_best exchange is not this program's: its engine-given top "
+                        "trump, the discard of six and the lone defender's call are not expressed)")
     if problems:
         raise RecordError(f"EGN cannot express these rules: {', '.join(problems)}")
 
@@ -1008,7 +1020,8 @@ def _deal_dict(rules: Rules, i: int, h: HandRecord) -> dict[str, Any]:
     for _seat, a in h.actions:
         ph = st.phase
         if ph in (Phase.BID1, Phase.BID2):
-            calls.append("Pass" if a == PASS else "Order" if a in (ORDER, ORDER_ALONE) else str(a.suit))
+            calls.append("Pass" if a == PASS else "Order" if a in (ORDER, ORDER_ALONE)
+                         else "n" if a.suit is None else str(a.suit))
             alone = alone or a.alone
         elif ph is Phase.DISCARD:
             buried = a.card

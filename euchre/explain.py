@@ -46,6 +46,7 @@ _PRESET_TITLES = {
     "timed": "Timed Euchre",
     "two-handed": "Two-handed Euchre",
     "cut-throat": "Cut-throat Euchre",
+    "railroad": "Railroad Euchre",
 }
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -169,9 +170,17 @@ def _bidding(r: Rules) -> Section:
                   "dealer's left each player may pass or name another suit as trump (not the one turned "
                   "down). The first to name a suit makes it trump.")
     paras.append(second)
+    if r.no_trump:
+        low = " (or \"low\", no trump with the ranks reversed)" if r.low_no_trump else ""
+        paras.append("No trump (a house rule): in the second round a player may call \"no trump\"" + low + " instead "
+                     "of naming a suit. The hand is then played without trump: every suit ranks A K Q J 10 9"
+                     + (" (in low 9 10 J Q K A, the 9 highest)" if r.low_no_trump else "") + ", each jack "
+                     "stays in its own suit (there are no bowers), and the highest card of the suit led wins "
+                     "each trick. Going alone is declared with the call, as with a suit, and the hand scores "
+                     "as any other.")
     if r.stick_the_dealer:
         paras.append("Stick the dealer: the dealer may not pass in the second round, so the dealer must name "
-                     "a trump if everyone passes twice.")
+                     "a trump if everyone passes twice" + (" (or call no trump)." if r.no_trump else "."))
     else:
         paras.append("If everyone passes in the second round too, the hand is thrown in: nobody scores and "
                      "the next dealer deals.")
@@ -191,13 +200,26 @@ def _alone(r: Rules) -> Section | None:
         return None
     if not r.going_alone:
         return Section("Going alone", ("Nobody may go alone: all four players play every hand.",))
+    dealer_out = ("the dealer adds the up card to their hand before giving (no discard), so the up card may be "
+                  "the card given" if r.call_for_best else "the up card stays in the kitty")
     paras = ["The player who makes trump may go alone, saying so with the bid (never later): the partner "
-             "puts the cards down and sits the hand out. If the partner sitting out is the dealer, the up card "
-             "stays in the kitty, and its suit is trump all the same."]
+             "puts the cards down and sits the hand out. If the partner sitting out is the dealer and the up "
+             f"card's suit was accepted, {dealer_out}, and its suit is trump all the same."]
+    if r.call_for_best:
+        who = ("The partner always chooses the card to give." if r.best_card_free else
+               "The partner gives their highest trump (no choice: it is given for them); a partner holding no "
+               "trump chooses any card.")
+        paras.append("Call for best: after the bidding and the dealer's discard, a lone maker receives one card "
+                     f"from the partner. {who} The lone maker, now holding six cards, discards one face down, the "
+                     "card received included. A lone dealer who took the up card so discards twice. Everyone "
+                     "learns that a card was passed and one discarded, but only the partner knows the card "
+                     "given, and only the lone player knows it and the discard.")
     if r.defend_alone:
-        paras.append("Defend alone: against a lone maker, after the dealer's discard, each defender in turn "
+        after = "after the lone maker's call for best" if r.call_for_best else "after the dealer's discard"
+        paras.append(f"Defend alone: against a lone maker, {after}, each defender in turn "
                      "from the dealer's left may declare to defend alone; the first who does plays without a "
-                     "partner too.")
+                     "partner too" + (", and calls for the partner's best card in the same way." if r.call_for_best
+                                      else "."))
     return Section("Going alone", tuple(paras))
 
 
@@ -287,7 +309,27 @@ def _ending(r: Rules) -> Section:
         assert r.deals is not None
         paras.append(f"The game lasts {_count(r.deals, 'played hand')} (a hand thrown in does not count); "
                      "then the highest score wins. " + tie)
+    if r.is_match:
+        paras.extend(_match_words(r, who))
     return Section("Winning the game", tuple(paras))
+
+
+def _match_words(r: Rules, who: str) -> list[str]:
+    """RULES-FAMILY.md 12.5 in words: the match, laps and slam."""
+    if r.match_wins is not None:
+        words = [f"This is a match: games are played one after another, and the first {who} to win "
+                 f"{_count(r.match_wins, 'game')} takes the match."]
+    else:
+        assert r.match_games is not None
+        words = [f"This is a match of {_count(r.match_games, 'game')}, all played; the {who} with the most "
+                 "games won takes it, and a tie for the most adds one game at a time until it is broken."]
+    words.append("The seats stay, each game starts at 0 and the deal keeps passing to the left.")
+    if r.slam:
+        words.append(f"A slam: a game won while every other {who} has 0 points or less counts as two games won.")
+    if r.laps:
+        words.append(f"Laps: the winner of a game starts the next with its final score less {r.target} "
+                     f"(at least 0, at most {(r.target or 1) - 1}).")
+    return words
 
 
 @lru_cache(maxsize=256)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from euchre.actions import Action
 from euchre.view import PlayerView
 
-__all__ = ["Hint", "hint", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES", "EVEN_Z"]
+__all__ = ["Hint", "hint", "hintable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES", "EVEN_Z"]
 
 HINT_SAMPLES = 1200
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
@@ -61,6 +61,14 @@ def position_seed(view: PlayerView) -> int:
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
 
 
+def hintable(view: PlayerView) -> bool:
+    """Whether :func:`hint` can advise this view: not in a hand with a call for best (house rule
+    ``call_for_best``), whose hidden gift and discard the sampling does not cover."""
+    from euchre.state import Phase
+
+    return not view.gifts and view.phase not in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST)
+
+
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None) -> list[Hint]:
     """Every legal action of the seat to act (or only ``actions``) with its expected points, best
@@ -71,6 +79,8 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
 
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
+    if not hintable(view):
+        raise ValueError("no hint in a hand with a call for best: the advice cannot sample its hidden gift")
     bot = SearchBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                     score_aware=False, bid_margin=0.0, alone_margin=0.0, close_factor=1)
     legal = list(view.legal_actions) if actions is None else list(actions)

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from euchre.actions import Action
 from euchre.bots.base import Bot, make_bot
-from euchre.cards import Card, Suit
+from euchre.cards import Card, parse_trump, trump_letter
 from euchre.errors import BotProtocolError, InvalidActionError
 from euchre.rules import Rules
 from euchre.state import Phase, Trick
-from euchre.view import PlayerView, own_hand, seat_actions, seat_legal
+from euchre.view import PlayerView, own_hand, seat_actions, seat_gifts, seat_legal, seat_phase
 
 if TYPE_CHECKING:
     from euchre.game import Game
@@ -54,7 +54,7 @@ MESSAGE_TYPES = ("hello", "act", "end", "bye")
 VIEW_KEYS = (
     "seat", "rules", "hand_number", "dealer", "phase", "to_act", "hand", "up_card", "up_card_taken",
     "dealer_discarded", "discard", "actions", "trump", "maker", "alone", "sitting_out", "lone_defender",
-    "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores",
+    "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores", "gifts",
 )
 """The keys of :func:`view_to_dict`, in order."""
 
@@ -93,7 +93,7 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "dealer_discarded": view.dealer_discarded,
         "discard": None if view.discard is None else str(view.discard),
         "actions": [{"seat": s, "action": None if a is None else str(a)} for s, a in view.actions],
-        "trump": None if view.trump is None else str(view.trump),
+        "trump": None if view.trump is None else trump_letter(view.trump),
         "maker": _seat(view.maker),
         "alone": view.alone,
         "sitting_out": sorted(view.sitting_out),
@@ -106,6 +106,8 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "legal": [str(a) for a in view.legal_actions],
         "points": None if view.points is None else list(view.points),
         "scores": list(view.scores),
+        "gifts": [{"giver": g, "receiver": r, "card": None if c is None else str(c),
+                   "discard": None if d is None else str(d)} for g, r, c, d in view.gifts],
     }
 
 
@@ -131,6 +133,14 @@ def view_dicts(game: Game, seats: Sequence[int | None], hand: int = -1) -> dict[
             d["discard"] = str(state.discarded)
             d["actions"] = [{"seat": s, "action": None if a is None else str(a)}
                             for s, a in seat_actions(state, seat)]
+        if state.gifts or state.phase in (Phase.GIVE, Phase.BEST_DISCARD):  # call for best: by seat
+            phase, to_act = seat_phase(state, seat)
+            d["phase"] = phase.name.lower()
+            d["to_act"] = _seat(to_act)
+            d["actions"] = [{"seat": s, "action": None if a is None else str(a)}
+                            for s, a in seat_actions(state, seat)]
+            d["gifts"] = [{"giver": g, "receiver": r, "card": None if c is None else str(c),
+                           "discard": None if x is None else str(x)} for g, r, c, x in seat_gifts(state, seat)]
         d["legal"] = [str(a) for a in seat_legal(state, seat)]
         out[seat] = d
     return out
@@ -159,7 +169,7 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             discard=None if data["discard"] is None else card(data["discard"]),
             actions=tuple((int(a["seat"]), None if a["action"] is None else Action.parse(a["action"]))
                           for a in data["actions"]),
-            trump=None if data["trump"] is None else Suit.parse(data["trump"]),
+            trump=None if data["trump"] is None else parse_trump(str(data["trump"])),
             maker=_unseat(data["maker"]),
             alone=bool(data["alone"]),
             sitting_out=frozenset(int(s) for s in data["sitting_out"]),
@@ -172,6 +182,9 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             points=None if data["points"] is None else tuple(int(p) for p in data["points"]),
             scores=tuple(int(s) for s in data["scores"]),
             hand_number=int(data["hand_number"]),
+            gifts=tuple((int(g["giver"]), int(g["receiver"]),
+                         None if g["card"] is None else card(g["card"]),
+                         None if g["discard"] is None else card(g["discard"])) for g in data.get("gifts", ())),
         )
     except KeyError as e:
         raise ValueError(f"view: missing key {e.args[0]!r}") from None

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from euchre.actions import Action, Kind
+from euchre.cards import trump_letter
 from euchre.describe import action_words, card_words, hand_result_words, move_words
 from euchre.game import Game
 from euchre.state import Phase, State
@@ -143,7 +144,7 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "up_fate": fate,
         "up_fate_words": UP_CARD_WORDS[fate],
         "discard": None if state.discarded is None else str(state.discarded),
-        "trump": None if state.trump is None else "cdhs"[state.trump],
+        "trump": None if state.trump is None else trump_letter(state.trump),
         "maker": state.maker if state.maker >= 0 else None,
         "alone": state.alone,
         "sitting_out": sorted(state.sitting_out),
@@ -229,7 +230,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                             "words": words, "result": result, "game_over": over,
                             "review": review_d, **_snapshot(state, running, bids)})
         t.hands.append({"hand": hi, "dealer": state.dealer, "first_step": first, "last_step": len(t.steps) - 1,
-                        "trump": None if state.trump is None else "cdhs"[state.trump],
+                        "trump": None if state.trump is None else trump_letter(state.trump),
                         "maker": state.maker if state.maker >= 0 else None, "alone": state.alone,
                         "points": None if state.points is None else list(state.points),
                         "result": t.steps[-1]["result"]})

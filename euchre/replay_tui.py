@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from euchre.cards import Card, Suit
+from euchre.cards import NO_TRUMP, Card, Suit, parse_trump, trump_word
 from euchre.replay import Timeline
 from euchre.tui import card_text
 
@@ -57,7 +57,7 @@ def _side_names(t: Timeline) -> list[str]:
 def render_step(t: Timeline, index: int) -> Panel:
     """Step ``index`` of the timeline as a panel: the step in words, then the table."""
     st = t.steps[index]
-    trump = None if st["trump"] is None else Suit.parse(st["trump"])
+    trump = None if st["trump"] is None else parse_trump(st["trump"])
     hand = st["hand"]
     info = t.hands[hand]
     count = info["last_step"] - info["first_step"]
@@ -81,7 +81,10 @@ def render_step(t: Timeline, index: int) -> Panel:
     parts.append(up)
     if st["trump"] is not None:
         maker = t.players[st["maker"]] if st["maker"] is not None else "?"
-        parts.append(Text("Trump: ", style="bold") + Text(f"{trump.symbol} {trump.word}" if trump is not None else "")
+        shown = "" if trump is None else trump_word(trump)
+        if trump is not None and trump < NO_TRUMP:
+            shown = f"{Suit(trump).symbol} {shown}"
+        parts.append(Text("Trump: ", style="bold") + Text(shown)
                      + Text(f", made by {maker}" + (" alone" if st["alone"] else "")))
     seats = Table(box=None, pad_edge=False, show_header=True, header_style="bold dim")
     for column in ("seat", "player", "role", "tricks", "cards (face up)", "this trick"):

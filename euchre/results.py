@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from euchre.cards import Suit
+from euchre.cards import NO_TRUMP, SUITS, trump_letter
 
 if TYPE_CHECKING:
     from euchre.state import State
@@ -46,7 +46,9 @@ class HandResult:
     dealer: int
     maker: int | None
     maker_side: int | None
-    trump: Suit | None
+    trump: int | None
+    """The trump index: a :class:`~euchre.cards.Suit`, or ``NO_TRUMP`` (4) / ``LOW`` (5) for a hand
+    without trump (as :attr:`PlayerView.trump <euchre.view.PlayerView.trump>`); ``None`` when thrown in."""
     alone: bool
     lone_defender: int | None
     maker_tricks: int | None
@@ -82,7 +84,7 @@ class HandResult:
         """Plain JSON data: the outcome as its word, the trump as its letter."""
         return {
             "outcome": str(self.outcome), "dealer": self.dealer, "maker": self.maker, "maker_side": self.maker_side,
-            "trump": None if self.trump is None else self.trump.letter, "alone": self.alone,
+            "trump": None if self.trump is None else trump_letter(self.trump), "alone": self.alone,
             "lone_defender": self.lone_defender, "maker_tricks": self.maker_tricks, "points": list(self.points),
             "super_euchre": self.super_euchre,
         }
@@ -99,7 +101,8 @@ class HandResult:
             outcome = Outcome.MADE
         else:
             outcome = Outcome.EUCHRED
-        return HandResult(outcome, dealer, maker, side_of(maker), Suit(trump), bool(alone),
+        shown = SUITS[trump] if trump < NO_TRUMP else trump  # a Suit, or NO_TRUMP / LOW as they are
+        return HandResult(outcome, dealer, maker, side_of(maker), shown, bool(alone),
                           None if lone_defender < 0 else lone_defender, taken, points,
                           super_euchre=outcome is Outcome.EUCHRED and taken == 0 and bool(rules.super_euchre))
 

@@ -53,6 +53,8 @@ FIELD_BOUNDS: dict[str, tuple[int, int]] = {
     "loner_euchre_points": (0, 100),
     "lone_defender_euchre_points": (0, 100),
     "super_euchre_points": (0, 100),
+    "match_games": (1, 99),
+    "match_wins": (1, 99),
 }
 """Inclusive ranges of the numeric fields (``players`` and ``deck`` take a fixed set of values).
 
@@ -121,6 +123,15 @@ class Rules:
     """Against a lone maker, one defender may declare to defend alone."""
     loner_lead: str = "dealer_left"
     """Who leads against a loner: ``dealer_left`` (first active seat) or ``loner_left``."""
+    no_trump: bool = False
+    """In round 2 a seat may call no trump instead of a suit (``call n``): A K Q J 10 9 in every suit."""
+    low_no_trump: bool = False
+    """With no_trump, round 2 also offers low (``call low``): no trump with the 9 highest."""
+    call_for_best: bool = False
+    """A lone player receives a card from the partner and discards one of six (RULES-FAMILY.md
+    12.2): the partner's highest trump, given by the engine, else a card the partner chooses."""
+    best_card_free: bool = False
+    """With call_for_best, the partner always chooses the card to give (the Bicycle reading)."""
     # Points of a hand: 1 to 100 for the three basic outcomes (make, march, euchre), 0 to 100 for
     # the others (FIELD_BOUNDS).
     make_points: int = 1
@@ -144,6 +155,14 @@ class Rules:
     """May the dealer bury the card just picked up (or the turned-up Joker)."""
     tie_break: bool = True
     """No tie for first: equal leaders at the end play on hand by hand until one is alone on top."""
+    match_games: int | None = None
+    """A match of this many games, all played; the most game wins takes it (a tie adds a game)."""
+    match_wins: int | None = None
+    """A match to this many game wins: the first side to reach it takes the match."""
+    laps: bool = False
+    """In a match, the winner starts the next game with its final score less the target."""
+    slam: bool = False
+    """In a match, a game won while every other side has 0 or less counts as two wins."""
 
     PRESET_ALIASES: ClassVar[dict[str, str]] = {}
 
@@ -195,6 +214,7 @@ class Rules:
                 raise bad("duration", f"must be above 0 and at most {high} minutes")
         if self.loner_lead not in LONER_LEADS:
             raise bad("loner_lead", f"must be one of {', '.join(LONER_LEADS)}")
+        self._validate_match(bad)
         for name in ("make_points", "march_points", "loner_march_points", "euchre_points",
                      "loner_euchre_points", "lone_defender_euchre_points", "super_euchre_points"):
             low, high = FIELD_BOUNDS[name]
@@ -214,13 +234,64 @@ class Rules:
                 raise bad("defend_alone", "needs four players")
             if self.loner_lead != "dealer_left":
                 raise bad("loner_lead", "needs four players")
+            for name in ("no_trump", "low_no_trump"):
+                if getattr(self, name):
+                    raise bad(name, f"is a house rule of four-player Euchre; {who} Euchre has no such call")
         else:
             if self.canadian_loner and not self.going_alone:
                 raise bad("canadian_loner", "needs going_alone=True (the partner must go alone)")
             if self.defend_alone and not self.going_alone:
                 raise bad("defend_alone", "needs going_alone=True (there is no loner to defend against)")
+        self._validate_no_trump(bad)
+        self._validate_call_for_best(bad)
+
+    def _validate_call_for_best(self, bad: Any) -> None:
+        """RULES-FAMILY.md 12.2 and 18.1: call for best only in four-player Euchre, with going
+        alone (a loner is who calls); best_card_free only with call_for_best."""
+        if self.best_card_free and not self.call_for_best:
+            raise bad("best_card_free", "needs call_for_best=True (it says how the partner gives the card)")
+        if self.call_for_best and self.players != 4:
+            who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
+            raise bad("call_for_best", f"is a house rule of four-player Euchre; {who} Euchre has no partner "
+                                       "to give a card")
+        if self.call_for_best and not self.going_alone:
+            raise bad("call_for_best", "needs going_alone=True (only a lone player calls for the partner's best card)")
+
+    def _validate_no_trump(self, bad: Any) -> None:
+        """RULES-FAMILY.md 12.1: low needs no trump; no trump needs the 24-card deck (the Joker
+        has no agreed rank in a hand without trump)."""
+        if self.low_no_trump and not self.no_trump:
+            raise bad("low_no_trump", "needs no_trump=True (low is a kind of no trump)")
+        if self.no_trump and self.deck != 24:
+            why = ("the Joker has no agreed rank in a hand without trump" if self.has_joker
+                   else "no trump is played with the 24-card deck only")
+            raise bad("no_trump", f"needs the 24-card deck (deck=24): {why}")
+
+    def _validate_match(self, bad: Any) -> None:
+        """RULES-FAMILY.md 12.5: at most one of match_games and match_wins; a match needs a target
+        ending; laps and slam need a match."""
+        for name in ("match_games", "match_wins"):
+            value = getattr(self, name)
+            low, high = FIELD_BOUNDS[name]
+            wrong = isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
+            if value is not None and wrong:
+                raise bad(name, f"must be a whole number of games from {low} to {high}, or None")
+        if self.match_games is not None and self.match_wins is not None:
+            raise RulesError("Rules.match_games/match_wins: a match is played to a number of games or to a "
+                             f"number of wins, not both (got {self.match_games} and {self.match_wins})")
+        if self.is_match and self.target is None:
+            raise RulesError("Rules.match_games/match_wins: a match needs games played to a target score "
+                             "(not to a duration or a number of deals)")
+        for name in ("laps", "slam"):
+            if getattr(self, name) and not self.is_match:
+                raise bad(name, "needs a match (match_games or match_wins)")
 
     # --- derived facts --------------------------------------------------------------------------
+    @property
+    def is_match(self) -> bool:
+        """The rules play a match of several games (RULES-FAMILY.md 12.5), not one game."""
+        return self.match_games is not None or self.match_wins is not None
+
     @property
     def sides(self) -> int:
         """Number of scoring sides: 2 partnerships with four players, else one per seat."""
@@ -371,10 +442,12 @@ def _default_march_points(players: object) -> int:
 _FIELD_TYPES: dict[str, type] = {
     "players": int, "deck": int, "target": object, "duration": object, "deals": object,
     "going_alone": bool, "stick_the_dealer": bool, "canadian_loner": bool, "defend_alone": bool,
-    "loner_lead": str, "make_points": int, "march_points": int, "loner_march_points": int,
+    "loner_lead": str, "no_trump": bool, "low_no_trump": bool, "call_for_best": bool,
+    "best_card_free": bool, "make_points": int, "march_points": int,
+    "loner_march_points": int,
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
-    "tie_break": bool,
+    "tie_break": bool, "match_games": object, "match_wins": object, "laps": bool, "slam": bool,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -384,6 +457,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "timed": {"target": None, "duration": 30},
     "two-handed": {"players": 2, "going_alone": False},
     "cut-throat": {"players": 3, "deck": 20, "going_alone": False},
+    "railroad": {"deck": 25, "call_for_best": True, "defend_alone": True, "loner_euchre_points": 4,
+                 "lone_defender_euchre_points": 4},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
 
@@ -394,6 +469,8 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "timed": "the American game for 30 minutes (duration settable), highest score wins",
     "two-handed": "two players, 24 cards (deck=32 for 7s and 8s), the dealer's optional pick-up",
     "cut-throat": "three players, 20 cards, the maker plays alone; 1 / 3 / 2 to each opponent",
+    "railroad": "four players, 25 cards with the Joker, first to 10, call for best and defend alone; "
+                "a euchred loner gives 4",
 }
 
 _ALIASES: dict[str, str] = {
@@ -405,5 +482,6 @@ _ALIASES: dict[str, str] = {
     "heads-up": "two-handed",
     "cutthroat": "cut-throat", "three": "cut-throat", "3p": "cut-throat", "three-handed": "cut-throat",
     "three-player": "cut-throat",
+    "railroad-euchre": "railroad", "call-for-best": "railroad",
 }
 

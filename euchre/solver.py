@@ -30,18 +30,22 @@ import numpy as np
 from numba import njit
 
 from euchre.actions import PLAY_ACTIONS, PLAY_OFFSET, Action
-from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, POWER
+from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, NUM_TRUMPS, POWER
 from euchre.errors import PhaseError
 from euchre.rules import HAND_SIZE
 from euchre.state import Phase, State
 
 __all__ = ["Solver", "solve", "action_values", "thread_solver", "TT_BYTES"]
 
-_EFF = np.array(EFFECTIVE[:4], dtype=np.int64)
-_POW = np.array(POWER[:4], dtype=np.int64)
-_FOL = np.array([[m for m in FOLLOW[t]] for t in range(4)], dtype=np.int64)
+# Indexed by the trump index: 0-3 a suit, 4 no trump, 5 low (cards.NO_TRUMP, cards.LOW). The
+# search's trick winner, "highest trump else highest of the led suit", needs no branch for a hand
+# without trump: no card's effective suit is 4 or 5.
+_EFF = np.array(EFFECTIVE, dtype=np.int64)
+_POW = np.array(POWER, dtype=np.int64)
+_FOL = np.array([[m for m in FOLLOW[t]] for t in range(NUM_TRUMPS)], dtype=np.int64)
 _ORDER = np.array(
-    [sorted(range(NUM_CARDS), key=lambda c, t=t: (EFFECTIVE[t][c], -POWER[t][c])) for t in range(4)],  # type: ignore[misc]
+    [sorted(range(NUM_CARDS), key=lambda c, t=t: (EFFECTIVE[t][c], -POWER[t][c]))  # type: ignore[misc]
+     for t in range(NUM_TRUMPS)],
     dtype=np.int64,
 )
 """_ORDER[trump]: every card grouped by the suit it follows, strongest first within a suit."""

@@ -16,9 +16,15 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from euchre.actions import (
+    CALL_LOW,
+    CALL_LOW_ALONE,
+    CALL_NO_TRUMP,
+    CALL_NO_TRUMP_ALONE,
     DEFEND_ALONE,
     DISCARD_ACTIONS,
     DISCARD_OFFSET,
+    GIVE_ACTIONS,
+    GIVE_OFFSET,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -34,6 +40,9 @@ from euchre.cards import (
     EFFECTIVE,
     FOLLOW,
     JOKER,
+    LOW,
+    NO_TRUMP,
+    NUM_TRUMPS,
     POWER,
     SUITS,
     Card,
@@ -42,13 +51,15 @@ from euchre.cards import (
     deck_mask,
     iter_mask,
     mask_of,
+    parse_trump,
     sort_hand,
+    trump_letter,
 )
 from euchre.errors import DealError, EmptyHistoryError, IllegalActionError, InvalidActionError
 from euchre.results import HandResult
 from euchre.rules import HAND_SIZE, Rules
 
-__all__ = ["Phase", "State", "Trick", "Deal"]
+__all__ = ["Phase", "State", "Trick", "Deal", "Gift"]
 
 
 class Phase(IntEnum):
@@ -70,11 +81,31 @@ class Phase(IntEnum):
     """Five tricks."""
     OVER = 7
     """Scored, or thrown in."""
+    GIVE = 8
+    """Call for best (house rule): the lone player's partner chooses the card to give."""
+    BEST_DISCARD = 9
+    """Call for best: the lone player, holding six cards, discards one face down."""
+    CALL_FOR_BEST = 10
+    """Call for best as every other seat sees it (RULES-FAMILY.md 12.7): a gift or its discard is
+    pending and no seat is shown to act. A view's phase only; a :class:`State` never stands here."""
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A finished trick: who led, the cards in play order with their seats, who won."""
+class Gift(NamedTuple):
+    """One call for best (RULES-FAMILY.md 12.2): the partner ``giver`` gave ``card`` to the lone
+    ``receiver``, who then discarded ``discard`` (``None`` until done). ``forced``: the engine
+    gave the giver's highest trump (no decision)."""
+
+    giver: int
+    receiver: int
+    card: Card
+    forced: bool
+    discard: Card | None = None
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order with their seats, who won. (A named
+    tuple: five are made a hand on the hot path of every search, twice as fast as a frozen
+    dataclass.)"""
 
     leader: int
     plays: tuple[tuple[int, Card], ...]
@@ -115,8 +146,8 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
     return out
 
 
-_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER = Phase
-_FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(5)]
+_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST = Phase
+_FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(NUM_TRUMPS)]
 """_FOLLOW_CARD[trump][card]: the cards that follow a trick led by ``card``."""
 _PLAYS: dict[int, tuple[Action, ...]] = {}
 """The play actions of a set of cards, by mask (a cache for ``legal_actions``)."""
@@ -167,7 +198,7 @@ class State:
     __slots__ = (
         "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
         "alone", "out", "lone_defender", "up_taken", "discarded", "leader", "trick", "tricks",
-        "won", "points", "history", "seats", "_stack",
+        "won", "points", "history", "seats", "gifts", "_stack",
     )
 
     def __init__(
@@ -218,6 +249,8 @@ class State:
         self.hands = masks
         self.up_card = up
         self.trump: int | None = None
+        """The trump index once made: 0-3 a suit, NO_TRUMP (4) or LOW (5) for a hand without
+        trump (RULES-FAMILY.md 12.1); ``None`` before trump is made."""
         self.maker = -1
         self.alone = False
         self.out = 0
@@ -232,6 +265,8 @@ class State:
         self.history: list[Action] = []
         self.seats: list[int] = []
         """The seat that took each action of ``history``."""
+        self.gifts: tuple[Gift, ...] = ()
+        """The calls for best of this hand, in order (the maker's, then a lone defender's)."""
         self._stack: list[tuple[Any, ...]] = []
         if rules.has_joker and up == JOKER:
             self.phase = Phase.JOKER
@@ -293,6 +328,7 @@ class State:
         s.points = self.points
         s.history = self.history[:]
         s.seats = self.seats[:]
+        s.gifts = self.gifts
         s._stack = self._stack[:] if stack else []
         return s
 
@@ -375,8 +411,8 @@ class State:
 
     def parse_action(self, text: str) -> Action:
         """Parse an action typed by a player, with shortcuts that depend on the position: a bare
-        card (``Jh``) plays or discards it, a bare suit (``h``) calls it, ``alone`` orders alone,
-        ``p`` passes."""
+        card (``Jh``) plays or discards it, a bare suit (``h``, or ``n`` / ``low`` for no trump) calls
+        it, ``alone`` orders alone, ``p`` passes."""
         t = text.strip().lower()
         phase = self.phase
         if t in ("p",):
@@ -394,7 +430,7 @@ class State:
         words = t.split()
         if words and words[-1] == "alone" and len(words) == 2:
             try:
-                return call(Suit.parse(words[0]), alone=True)
+                return call(parse_trump(words[0]), alone=True)
             except InvalidActionError:
                 pass
         if len(words) == 1:
@@ -403,9 +439,11 @@ class State:
             except InvalidActionError:
                 pass
             else:
-                return DISCARD_ACTIONS[c] if phase is Phase.DISCARD else PLAY_ACTIONS[c]
+                if phase is Phase.GIVE:
+                    return GIVE_ACTIONS[c]
+                return DISCARD_ACTIONS[c] if phase in (Phase.DISCARD, Phase.BEST_DISCARD) else PLAY_ACTIONS[c]
             try:
-                return call(Suit.parse(words[0]))
+                return call(parse_trump(words[0]))
             except InvalidActionError:
                 pass
         return Action.parse(text)  # raises with the standard message
@@ -429,6 +467,12 @@ class State:
             follow = [x for x in sort_hand(iter_mask(self.hands[seat] & FOLLOW[trump][led]), trump)]
             led_word = Suit(led).word if led != trump else f"trump ({Suit(trump).word})"
             return f"you must follow {led_word}: you hold {', '.join(map(str, follow))}"
+        if k is Kind.GIVE:
+            if self.phase is not Phase.GIVE:
+                return f"no card is given now: it is {self.phase_words()}; you may: {options}"
+            return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
+        if k is Kind.DISCARD and self.phase is Phase.BEST_DISCARD:
+            return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k is Kind.DISCARD:
             if self.phase is not Phase.DISCARD:
                 return f"no discard now: it is {self.phase_words()}; you may: {options}"
@@ -436,6 +480,13 @@ class State:
             if c == self.up_card and self.hands[seat] >> c & 1:
                 return f"the rules do not let the dealer discard the up card {c}"
             return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
+        if k in (Kind.CALL, Kind.CALL_ALONE) and a.suit is None:
+            if not self.rules.no_trump:
+                return f"these rules have no no-trump call (the no_trump house rule is off); you may: {options}"
+            if a.trump == LOW and not self.rules.low_no_trump:
+                return f"these rules have no low call (the low_no_trump house rule is off); you may: {options}"
+            if self.phase is not Phase.BID2:
+                return f"no trump may be called in the second round of bidding only; you may: {options}"
         if k in (Kind.CALL, Kind.CALL_ALONE) and self.phase is Phase.BID2:
             if a.suit == self.up_card.suit:
                 turned = self.up_card.suit.word if self.up_card.suit is not None else "that suit"
@@ -461,6 +512,9 @@ class State:
             Phase.DEFEND: "the choice to defend alone",
             Phase.PLAY: "trick play",
             Phase.OVER: "the end of the hand",
+            Phase.GIVE: "call for best: the partner's choice of a card to give",
+            Phase.BEST_DISCARD: "call for best: the lone player's discard",
+            Phase.CALL_FOR_BEST: "call for best",
         }[self.phase]
 
     def _push(self, a: Action) -> None:
@@ -477,7 +531,7 @@ class State:
             self._stack.append((
                 ph, seat, self.trump, self.maker, self.alone, self.out,
                 self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
-                self.trick[:], self.won[:], len(self.tricks), self.points,
+                self.trick[:], self.won[:], len(self.tricks), self.points, self.gifts,
             ))
         _APPLY[ph](self, seat, a)  # a finished hand raises here, changing nothing
         self.history.append(a)
@@ -497,6 +551,13 @@ class State:
         self.to_act = self.dealer
 
     def _after_exchange(self) -> None:
+        if self.alone and self.rules.call_for_best:
+            self._call_for_best(self.maker)
+        else:
+            self._after_maker()
+
+    def _after_maker(self) -> None:
+        """After the maker's exchanges: the defend-alone declarations, else play."""
         if self.alone and self.rules.defend_alone:
             first = self._next_defender(self.dealer)
             if first >= 0:
@@ -514,6 +575,28 @@ class State:
             return defenders[0]
         i = defenders.index(after)
         return defenders[i + 1] if i + 1 < len(defenders) else -1
+
+    def _call_for_best(self, receiver: int) -> None:
+        """RULES-FAMILY.md 12.2 steps 2-3: the lone ``receiver``'s partner gives the highest trump
+        (the engine picks it: no decision), or chooses a card when holding no trump, in a hand
+        without trump, or under ``best_card_free``; the receiver then discards one of six."""
+        giver: int = self.rules.partner(receiver)  # type: ignore[assignment]  # four players
+        t: int = self.trump  # type: ignore[assignment]  # trump is made
+        trumps = self.hands[giver] & FOLLOW[t][t] if t < NO_TRUMP else 0
+        if trumps and not self.rules.best_card_free:
+            pw = POWER[t]
+            self._give(giver, receiver, max(iter_mask(trumps), key=pw.__getitem__), forced=True)
+        else:
+            self.phase = _GIVE
+            self.to_act = giver
+
+    def _give(self, giver: int, receiver: int, card: Card, *, forced: bool) -> None:
+        bit = 1 << card
+        self.hands[giver] &= ~bit
+        self.hands[receiver] |= bit
+        self.gifts = (*self.gifts, Gift(giver, receiver, card, forced))
+        self.phase = _BEST_DISCARD
+        self.to_act = receiver
 
     def _start_play(self) -> None:
         self.phase = _PLAY
@@ -577,7 +660,7 @@ class State:
         else:
             (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
              self.lone_defender, self.up_taken, self.discarded, hands, self.leader,
-             trick, won, ntricks, self.points) = record
+             trick, won, ntricks, self.points, self.gifts) = record
             # Copies: the snapshot may be shared with copies of this state (copy() shares records).
             self.hands = hands[:]
             self.trick = trick[:]
@@ -602,7 +685,7 @@ class State:
             self.dealer, self.deal, tuple(self.hands), self.up_card, self.phase, self.to_act,
             self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_taken,
             self.discarded, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.won),
-            self.points, tuple(self.history),
+            self.points, tuple(self.history), self.gifts,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -611,7 +694,7 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        trump = "-" if self.trump is None else Suit(self.trump).letter
+        trump = "-" if self.trump is None else trump_letter(self.trump)
         return (f"<State {self.phase.name} to_act={self.to_act} dealer={self.dealer} "
                 f"up={self.up_card} trump={trump} tricks={len(self.tricks)} actions={len(self.history)}>")
 
@@ -643,13 +726,15 @@ def _legal_play(s: State) -> list[Action]:
 
 _CARD_PLAYED: dict[int, Card] = {a: CARDS[a - PLAY_OFFSET] for a in PLAY_ACTIONS}
 """The card of each play action (a dict lookup is the quickest way there, on the hot path)."""
+_KEEP: dict[int, int] = {a: ~(1 << int(c)) for a, c in _CARD_PLAYED.items()}
+"""The mask that takes a play action's card out of a hand."""
 
 
 def _apply_play(s: State, seat: int, a: Action) -> None:
     card = _CARD_PLAYED[a]
     hands = s.hands
     before = hands[seat]
-    hands[seat] = before & ~(1 << card)
+    hands[seat] = before & _KEEP[a]
     trick = s.trick
     trick.append((seat, card))
     n = s.n
@@ -707,6 +792,9 @@ def _apply_bid1(s: State, seat: int, a: Action) -> None:
         s.phase = _TAKE
         s.to_act = s.dealer
     elif s.out >> s.dealer & 1:
+        if s.rules.call_for_best:  # RULES-FAMILY.md 12.2 step 1: the dealer adds the up card, no discard
+            s.hands[s.dealer] |= 1 << s.up_card
+            s.up_taken = True
         s._after_exchange()
     else:
         s._take_up()
@@ -721,6 +809,14 @@ def _legal_bid2(s: State) -> list[Action]:
     acts.extend(call(x) for x in range(4) if x != up)
     if rules.going_alone:
         acts.extend(call(x, alone=True) for x in range(4) if x != up)
+    if rules.no_trump:  # RULES-FAMILY.md 12.1 (the dealer too, under stick the dealer)
+        acts.append(CALL_NO_TRUMP)
+        if rules.going_alone:
+            acts.append(CALL_NO_TRUMP_ALONE)
+        if rules.low_no_trump:
+            acts.append(CALL_LOW)
+            if rules.going_alone:
+                acts.append(CALL_LOW_ALONE)
     return acts
 
 
@@ -733,7 +829,7 @@ def _apply_bid2(s: State, seat: int, a: Action) -> None:
         else:
             s.to_act = (seat + 1) % s.n
         return
-    s._make(seat, a.suit, a.alone)  # type: ignore[arg-type]
+    s._make(seat, a.trump, a.alone)  # type: ignore[arg-type]  # a suit, NO_TRUMP or LOW
     s._after_exchange()
 
 
@@ -773,7 +869,10 @@ def _apply_defend(s: State, seat: int, a: Action) -> None:
     if a == DEFEND_ALONE:
         s.lone_defender = seat
         s.out |= 1 << s.rules.partner(seat)  # type: ignore[operator]  # four players
-        s._start_play()
+        if s.rules.call_for_best:  # the lone defender calls for best too (12.2)
+            s._call_for_best(seat)
+        else:
+            s._start_play()
         return
     nxt = s._next_defender(seat)
     if nxt < 0:
@@ -792,6 +891,38 @@ def _legal_joker(s: State) -> list[Action]:
 def _apply_joker(s: State, seat: int, a: Action) -> None:
     s._make(s.dealer, a.suit, a.alone)  # type: ignore[arg-type]
     s._take_up()
+
+
+def _legal_give(s: State) -> list[Action]:
+    return [GIVE_ACTIONS[c] for c in iter_mask(s.hands[s.to_act])]
+
+
+def _apply_give(s: State, seat: int, a: Action) -> None:
+    s._give(seat, s.rules.partner(seat), CARDS[a - GIVE_OFFSET], forced=False)  # type: ignore[arg-type]
+
+
+def _legal_best_discard(s: State) -> list[Action]:
+    # Any of the six, the received card included (dealer_may_discard_up_card governs the
+    # dealer's exchange only).
+    return [DISCARD_ACTIONS[c] for c in iter_mask(s.hands[s.to_act])]
+
+
+def _apply_best_discard(s: State, seat: int, a: Action) -> None:
+    card = CARDS[a - DISCARD_OFFSET]
+    s.hands[seat] &= ~(1 << card)
+    s.gifts = (*s.gifts[:-1], s.gifts[-1]._replace(discard=card))
+    if seat == s.maker:
+        s._after_maker()
+    else:
+        s._start_play()
+
+
+def _legal_call_for_best(s: State) -> list[Action]:
+    return []
+
+
+def _apply_call_for_best(s: State, seat: int, a: Action) -> None:
+    raise IllegalActionError("call for best as another seat sees it is a view's phase; no state stands there")
 
 
 def _legal_over(s: State) -> list[Action]:
@@ -820,6 +951,9 @@ _UNITS: dict[Phase, _Unit] = {
     Phase.DEFEND: _Unit(_legal_defend, _apply_defend),
     Phase.PLAY: _Unit(_legal_play, _apply_play),
     Phase.OVER: _Unit(_legal_over, _apply_over),
+    Phase.GIVE: _Unit(_legal_give, _apply_give),
+    Phase.BEST_DISCARD: _Unit(_legal_best_discard, _apply_best_discard),
+    Phase.CALL_FOR_BEST: _Unit(_legal_call_for_best, _apply_call_for_best),
 }
 """The unit of each phase."""
 _LEGAL = tuple(_UNITS[p].legal for p in Phase)

@@ -24,11 +24,12 @@ from rich.text import Text
 
 from euchre.actions import Action, Kind
 from euchre.bots.base import Bot
-from euchre.cards import Card, Suit, effective_suit
+from euchre.cards import NO_TRUMP, Card, Suit, effective_suit, trump_word
 from euchre.describe import (
     Part,
     action_parts,
     action_words,
+    gift_parts,
     hand_result_parts,
     missing_choice_parts,
     move_parts,
@@ -64,6 +65,7 @@ Commands:
   pass / p        pass;  order, order alone (the dealer: pick up, pick up alone)
   take            (two-handed dealer) take the ordered card;  defend alone
   call h, h       name hearts as trump (c d h s);  call h alone, h alone
+  call n, call low  (house rules) no trump, or low;  call n alone, call low alone
   show            show the table again
   last            the last trick: who played what, and who won it
   score           the score hand by hand
@@ -121,6 +123,9 @@ def _with_card_symbols(message: str) -> Text:
 
 
 def _suit_text(suit: int) -> Text:
+    """A trump index as shown: ``♥ hearts``, or ``no trump`` / ``low`` (a hand without trump)."""
+    if suit >= NO_TRUMP:
+        return Text(trump_word(suit), style="bold")
     s = Suit(suit)
     return Text(f"{s.symbol} {s.word}", style=_STYLES[-1][s])
 
@@ -334,12 +339,20 @@ def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str
         _trump_line(view, names),
         _bids_line(view, names),
     ]
+    for i in range(len(view.gifts)):  # call for best (house rule), as this seat knows it
+        parts.append(Text("Call for best: ", style="bold") + _parts_text(gift_parts(view, i, names), view.trump))
+    if view.phase is Phase.CALL_FOR_BEST:
+        parts.append(Text("Call for best: a card is being passed to the lone player, who then discards one.",
+                          style="dim"))
     if view.phase is Phase.PLAY or view.tricks:
         parts += [_trick_line(view, names), _tricks_line(view, names)]
     if view.seat is not None:
         parts.append(_hand_line(view))
         if view.discard is not None:
             parts.append(Text("You buried: ", style="dim") + card_text(view.discard, view.trump))
+        for _, receiver, _, buried in view.gifts:
+            if receiver == view.seat and buried is not None:
+                parts.append(Text("You buried (call for best): ", style="dim") + card_text(buried, view.trump))
     if view.legal_actions:
         parts.append(_choices_line(view))
         for note in missing_choice_parts(view):
@@ -358,7 +371,7 @@ def _move_text(view: PlayerView, index: int, names: Sequence[str]) -> Text:
     """A move as the table reports it, in words ("West passes", "North orders you to pick up J♥",
     "East leads A♣"); another seat's discard stays face down (rules section 9)."""
     _, action = view.actions[index]
-    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD) else None
+    trump = view.trump if action is not None and action.kind in (Kind.PLAY, Kind.DISCARD, Kind.GIVE) else None
     return _parts_text(move_parts(view, index, names), trump)
 
 

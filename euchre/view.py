@@ -13,7 +13,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from euchre.actions import DISCARD_ACTIONS, Action, Kind
-from euchre.cards import CARDS, EFFECTIVE, FOLLOW, Card, Suit, deck_mask, iter_mask, mask_of, sort_hand
+from euchre.cards import (
+    CARDS,
+    EFFECTIVE,
+    FOLLOW,
+    NO_TRUMP,
+    SUITS,
+    Card,
+    Suit,
+    deck_mask,
+    iter_mask,
+    mask_of,
+    sort_hand,
+)
 from euchre.errors import DealError, SeatError
 from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
@@ -52,7 +64,12 @@ class PlayerView:
     """The buried card, only in the dealer's own view."""
     actions: tuple[tuple[int, Action | None], ...]
     """Every action so far with its seat; another seat's discard is ``None`` (unknown card)."""
-    trump: Suit | None
+    trump: int | None
+    """The trump index once made, ``None`` before: a :class:`~euchre.cards.Suit` (0-3), or for a
+    hand without trump (house rule ``no_trump``, RULES-FAMILY.md 12.1) the plain int
+    :data:`~euchre.cards.NO_TRUMP` (4) or :data:`~euchre.cards.LOW` (5). So ``trump is None``
+    still means "not made yet", every card table (``EFFECTIVE[view.trump]``) takes it as it is,
+    and :attr:`trump_suit` is the suit, if any."""
     maker: int
     """The seat that made trump, -1 before trump is made or in a thrown-in hand (``null`` in the protocol)."""
     alone: bool
@@ -72,6 +89,11 @@ class PlayerView:
     scores: tuple[int, ...]
     """The game score per side before this hand's points (after, once the hand is over)."""
     hand_number: int
+    gifts: tuple[tuple[int, int, Card | None, Card | None], ...] = ()
+    """The calls for best (house rule ``call_for_best``, RULES-FAMILY.md 12.7) as this seat knows
+    them: ``(giver, receiver, card given, card discarded)``. The giver sees the card given; the
+    receiver sees it and the discard; every other seat sees a call for best only once its discard
+    is made, with both cards ``None``, and never whether the engine or the giver picked the card."""
 
     @classmethod
     def of(cls, state: State, seat: int | None, *, game: Game | None = None) -> PlayerView:
@@ -80,6 +102,7 @@ class PlayerView:
             raise SeatError(f"seat must be 0..{state.n - 1}, got {seat}")
         acts = seat_actions(state, seat)
         own = own_hand(state, seat)
+        phase, to_act = seat_phase(state, seat)
         if game is not None:
             idx = next(i for i, h in enumerate(game.hands) if h is state)
             scores = list(game.initial_scores)
@@ -95,15 +118,15 @@ class PlayerView:
             rules=state.rules,
             seat=seat,
             dealer=state.dealer,
-            phase=state.phase,
-            to_act=state.to_act,
+            phase=phase,
+            to_act=to_act,
             hand=own,
             up_card=state.up_card,
             up_card_taken=state.up_taken,
             dealer_discarded=state.discarded is not None,
             discard=state.discarded if seat == state.dealer else None,
             actions=acts,
-            trump=None if state.trump is None else Suit(state.trump),
+            trump=None if state.trump is None else SUITS[state.trump] if state.trump < NO_TRUMP else state.trump,
             maker=state.maker,
             alone=state.alone,
             sitting_out=state.sitting_out,
@@ -116,7 +139,19 @@ class PlayerView:
             points=state.points,
             scores=tuple(scores),
             hand_number=hand_number,
+            gifts=seat_gifts(state, seat),
         )
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        """The trump suit; ``None`` before trump is made and in a hand without trump."""
+        t = self.trump
+        return SUITS[t] if t is not None and t < NO_TRUMP else None
+
+    @property
+    def no_trump(self) -> bool:
+        """The hand is played without trump (``call n`` or ``call low``)."""
+        return self.trump is not None and self.trump >= NO_TRUMP
 
     @property
     def players(self) -> int:
@@ -204,6 +239,9 @@ class PlayerView:
             known |= 1 << c
         if self.discard is not None:
             known |= 1 << self.discard
+        for _, _, _, buried in self.gifts:
+            if buried is not None:
+                known |= 1 << buried
         if not self.up_card_taken:
             known |= 1 << self.up_card
         return deck_mask(self.rules.deck) & ~known
@@ -221,6 +259,9 @@ class PlayerView:
         samples; the sample is uniform over the consistent deals (rejection sampling), falling back
         to a constrained random fill if ``tries`` shuffles all break a void.
         """
+        if self.gifts or self.phase in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST):
+            raise DealError("resampling does not cover a hand with a call for best (house rule "
+                            "call_for_best): its gifts and discards are not sampled")
         rules = self.rules
         n = rules.players
         dealer = self.dealer
@@ -363,9 +404,46 @@ def own_hand(state: State, seat: int | None) -> tuple[Card, ...]:
 
 
 def seat_actions(state: State, seat: int | None) -> tuple[tuple[int, Action | None], ...]:
-    """Every action with its seat; a discard is known only to the seat that made it."""
+    """Every action with its seat; a discard is known only to the seat that made it. A chosen
+    gift (call for best) is listed for its giver and receiver only: the others learn of every
+    gift the same way, from :func:`seat_gifts`, so they cannot tell a chosen gift from a forced one."""
+    if not state.gifts:
+        return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
+                     for s, a in zip(state.seats, state.history, strict=True))
+    partner = state.rules.partner(seat) if seat is not None else None
     return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
-                 for s, a in zip(state.seats, state.history, strict=True))
+                 for s, a in zip(state.seats, state.history, strict=True)
+                 if a.kind is not Kind.GIVE or s == seat or s == partner)
+
+
+def seat_gifts(state: State, seat: int | None) -> tuple[tuple[int, int, Card | None, Card | None], ...]:
+    """The calls for best as ``seat`` knows them (RULES-FAMILY.md 12.7): the giver knows the card
+    given, the receiver the card and the discard; the others only that a card was passed and one
+    discarded, once the discard is made."""
+    out: list[tuple[int, int, Card | None, Card | None]] = []
+    for g in state.gifts:
+        if seat == g.receiver:
+            out.append((g.giver, g.receiver, g.card, g.discard))
+        elif seat == g.giver:
+            out.append((g.giver, g.receiver, g.card, None))
+        elif g.discard is not None:
+            out.append((g.giver, g.receiver, None, None))
+    return tuple(out)
+
+
+_PENDING = (Phase.GIVE, Phase.BEST_DISCARD)
+
+
+def seat_phase(state: State, seat: int | None) -> tuple[Phase, int]:
+    """The phase and the seat to act as ``seat`` sees them: while a gift or its discard is
+    pending, every view but the giver's and the receiver's shows :attr:`Phase.CALL_FOR_BEST` and
+    no seat to act (RULES-FAMILY.md 12.7)."""
+    phase = state.phase
+    if phase in _PENDING:
+        to_act = state.to_act
+        if seat is None or (seat != to_act and seat != state.rules.partner(to_act)):
+            return Phase.CALL_FOR_BEST, -1
+    return phase, state.to_act
 
 
 def seat_legal(state: State, seat: int | None) -> tuple[Action, ...]:

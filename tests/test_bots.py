@@ -38,8 +38,8 @@ def all_configs() -> list[Rules]:
     for preset in Rules.preset_names():
         switches = SWITCHES_4 if Rules.preset(preset).players == 4 else SWITCHES_SMALL
         for sw in switches:
-            if preset == "british" and sw.get("going_alone") is False:
-                continue  # the British preset's Canadian loner needs going alone
+            if preset in ("british", "railroad") and sw.get("going_alone") is False:
+                continue  # the British preset's Canadian loner (Railroad's call for best) needs going alone
             configs.append(Rules.preset(preset, **sw))
     configs.append(Rules.preset("two-handed", deck=32))
     return configs

@@ -175,7 +175,9 @@ def test_action_parse_errors(text: str) -> None:
 
 
 def test_action_codes_are_fixed() -> None:
-    assert NUM_ACTIONS == 79
+    assert NUM_ACTIONS == 116  # 79 + the four no-trump calls + 33 gives (call for best), appended
+    assert str(ACTIONS[83 + C("Ah")]) == "give Ah" and ACTIONS[115].kind is Kind.GIVE
+    assert [str(ACTIONS[i]) for i in range(79, 83)] == ["call n", "call n alone", "call low", "call low alone"]
     assert [str(ACTIONS[i]) for i in range(5)] == ["pass", "order", "order alone", "take", "defend alone"]
     assert str(ACTIONS[5]) == "call c" and str(ACTIONS[8]) == "call s"
     assert str(ACTIONS[9]) == "call c alone" and str(ACTIONS[12]) == "call s alone"
@@ -195,7 +197,7 @@ def test_every_action_round_trips_text_and_int() -> None:
         assert repr(a) == f"Action({str(a)!r})"
 
 
-@pytest.mark.parametrize("code", [-1, 79, 1000, True, 1.0, "1"])
+@pytest.mark.parametrize("code", [-1, NUM_ACTIONS, 1000, True, 1.0, "1"])
 def test_action_from_code_errors(code: object) -> None:
     with pytest.raises(InvalidActionError, match="not an action code"):
         Action.from_code(code)  # type: ignore[arg-type]

@@ -258,7 +258,7 @@ def test_structural_contradictions() -> None:
     assert "deal 1, call 5: seat 2 called spades: spades was turned down" in _refused(d)
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["calls"] = ["Pass"] * 4 + ["n"]
-    assert 'no-trump call "n" is not supported' in _refused(d)
+    assert "called no trump: these rules have no no-trump call" in _refused(d)  # ruleset without allow_no_trump
     d = copy.deepcopy(base)
     d["deals"][0]["phases"][0]["aloneDefender"] = 0
     assert "aloneDefender is seat 0, but the ruleset does not allow defend_alone" in _refused(d)
@@ -338,7 +338,8 @@ def _edit(path: tuple, value: object) -> dict:
     (("deals", 0, "phases", 0, "calls", 0), "PickUp", 'not an EGN call: "PickUp"'),
     (("metadata", "ruleset"), {"farmers": True}, "ruleset.farmers: the farmer's-hand exchange is not supported"),
     (("metadata", "ruleset"), {"joker": True}, "ruleset.joker"),
-    (("metadata", "ruleset"), {"allow_no_trump": True}, "ruleset.allow_no_trump"),
+    (("metadata", "ruleset"), {"allow_no_trump": 1}, "ruleset.allow_no_trump is the number 1; it must be true"),
+    (("metadata", "ruleset"), {"allow_no_trump": True, "min_rank": 7}, "no_trump: needs the 24-card deck"),
     (("metadata", "ruleset"), {"min_rank": 8}, "ruleset.min_rank: 8 is not supported"),
     (("metadata", "ruleset"), {"num_players": 3}, "ruleset.num_players"),
     (("metadata", "ruleset"), {"mystery": True}, "ruleset.mystery: unknown rule flag"),

@@ -149,6 +149,7 @@ def check_conservation(s: State) -> None:
     parts.extend(played_cards(s))
     if s.discarded is not None:
         parts.append(s.discarded)
+    parts.extend(g.discard for g in s.gifts if g.discard is not None)  # call for best
     parts.extend(s.deal.stock)
     if not s.up_taken:
         parts.append(s.up_card)
@@ -205,6 +206,11 @@ def hidden_from(s: State, seat: int | None) -> set[Card]:
             hidden |= set(iter_mask(s.hands[other]))
     if s.discarded is not None and seat != s.dealer:
         hidden.add(s.discarded)
+    for g in s.gifts:  # call for best: the giver knows the card, the receiver also the discard
+        if g.discard is not None and seat != g.receiver:
+            hidden.add(g.discard)
+        if seat == g.giver:
+            hidden.discard(g.card)
     hidden.discard(s.up_card)  # everyone saw the up card, wherever it is now
     return hidden
 
@@ -344,9 +350,12 @@ def test_random_hand_invariants(rules: Rules, seed: int, dealer: int, joker_up: 
     else:
         expected = next(x for x in ((s.dealer + k) % s.n for k in range(1, s.n + 1)) if x in active)
     assert first == expected
-    # the dealer buried a card exactly when the up card was taken
-    assert s.up_taken == (s.discarded is not None)
-    if s.maker == (s.dealer + 2) % 4 and s.alone and rules.players == 4:
+    # the dealer buried a card exactly when the up card was taken, except that under call for best
+    # a dealer sitting out adds the round-1 up card without a discard (RULES-FAMILY.md 12.2 step 1)
+    dealer_out = s.maker == (s.dealer + 2) % 4 and s.alone and rules.players == 4
+    adds_up = dealer_out and rules.call_for_best and s.trump == s.up_card.suit
+    assert s.up_taken == (s.discarded is not None or adds_up)
+    if dealer_out and not adds_up:
         assert not s.up_taken  # the dealer sat out and left the up card in the stock
     # pop all the way back to the deal
     while s.history:
@@ -373,14 +382,25 @@ def test_views_ignore_unseen_cards(rules: Rules, seed: int, seat: int) -> None:
             del pool[:5]
     b = State(rules, dealer=a.dealer, hands=hands, up_card=a.up_card, stock=pool)
     assert PlayerView.of(a, seat) == PlayerView.of(b, seat)
+    pending = (Phase.GIVE, Phase.BEST_DISCARD)
     while a.phase not in (Phase.PLAY, Phase.OVER):
         act = random_action(a, rng)
-        if a.phase is Phase.DISCARD and a.dealer != seat:
+        if PlayerView.of(a, seat).phase is Phase.CALL_FOR_BEST:
+            # Another pair's call for best: forced in one hand, chosen in the other, maybe; each
+            # goes on by itself, and the views must agree once both are done.
+            while PlayerView.of(a, seat).phase is Phase.CALL_FOR_BEST:
+                a.push(random_action(a, rng))
+            while PlayerView.of(b, seat).phase is Phase.CALL_FOR_BEST:
+                b.push(random_action(b, rng))
+        elif (a.phase is Phase.DISCARD and a.dealer != seat) or (a.phase is Phase.BEST_DISCARD and a.to_act != seat):
             a.push(act)
             b.push(random_action(b, rng))  # another seat's discard: any card, unseen
         else:
             a.push(act)
             b.push(act)
+        if (a.phase in pending or b.phase in pending) and seat in (a.maker, a.lone_defender) and (
+                seat == a.lone_defender or a.lone_defender < 0):
+            return  # this seat receives its partner's card: an unseen card becomes seen
         assert PlayerView.of(a, seat) == PlayerView.of(b, seat)
     # in play, the seat's own turn looks the same too
     if a.phase is Phase.PLAY and a.to_act == seat:

@@ -21,6 +21,7 @@ PRESET_TABLE = {
     "timed": (4, 24, None, 30, True, False, 2),
     "two-handed": (2, 24, 10, None, False, False, 2),
     "cut-throat": (3, 20, 10, None, False, False, 3),
+    "railroad": (4, 25, 10, None, True, False, 2),  # RULES-FAMILY.md 13 (tests/test_call_for_best.py)
 }
 
 
@@ -194,6 +195,7 @@ def test_base_points_of_zero_are_refused(name: str) -> None:
 POINT_FIELDS = {"make_points": 1, "march_points": 1, "euchre_points": 1, "loner_march_points": 0,
                 "loner_euchre_points": 0, "lone_defender_euchre_points": 0, "super_euchre_points": 0}
 INT_FIELDS = {"target": (1, 1000), "deals": (1, 10_000), **{n: (lo, 100) for n, lo in POINT_FIELDS.items()}}
+MATCH_FIELDS = {"match_games": (1, 99), "match_wins": (1, 99)}
 HUGE = [10**19, 10**30, 2**63, 2**64, -(2**63) - 1, 10**1000]
 
 
@@ -214,7 +216,8 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Rules]] = {
 
 
 def test_bounds_table_matches_the_fields() -> None:
-    assert set(FIELD_BOUNDS) == {*INT_FIELDS, "duration"}
+    assert set(FIELD_BOUNDS) == {*INT_FIELDS, *MATCH_FIELDS, "duration"}
+    assert {n: FIELD_BOUNDS[n] for n in MATCH_FIELDS} == MATCH_FIELDS
     assert {n: FIELD_BOUNDS[n] for n in INT_FIELDS} == INT_FIELDS
     assert FIELD_BOUNDS["duration"] == (0, 1440)
 

@@ -57,6 +57,7 @@ from euchre.protocol import view_dicts
 from euchre.rules import PRESETS, Rules
 from euchre.server.core import ServerConfig
 from euchre.server.db import EventRow, Store, TableRow
+from euchre.state import Phase
 
 _EDGE = r"(?<![A-Za-z0-9_-])"
 _END = r"(?![A-Za-z0-9_-])"
@@ -134,13 +135,20 @@ def truth_of(row: TableRow) -> Truth:
             for code in codes if isinstance(codes, list) else [codes]:
                 action = Action.from_code(int(code))
                 hand = game.state
+                phase = hand.phase
                 game.push(action)
+                for g in hand.gifts:  # call for best: the giver and the receiver know the card given
+                    this[g.giver].add(str(g.card))
+                    this[g.receiver].add(str(g.card))
                 out.kinds[action.kind.name] = out.kinds.get(action.kind.name, 0) + 1
                 card = action.card
                 if action.kind is Kind.PLAY:
                     assert card is not None
                     for r in recipients:
                         this[r].add(str(card))
+                elif action.kind is Kind.DISCARD and phase is Phase.BEST_DISCARD:
+                    assert card is not None
+                    this[ev.seat].add(str(card))  # the lone player's discard of six: its own knowledge
                 elif action.kind is Kind.DISCARD:
                     assert card is not None and ev.seat == hand.dealer
                     this[ev.seat].add(str(card))
@@ -510,6 +518,8 @@ CONFIGS = [
     pytest.param("two-handed", {"deck": 32, "stick_the_dealer": True}, "easy", 5, id="two-handed-32"),
     pytest.param("cut-throat", {}, "medium", 5, id="cut-throat"),
     pytest.param("cut-throat", {"stick_the_dealer": True, "super_euchre": True}, "easy", 5, id="cut-throat-switches"),
+    pytest.param("railroad", {}, "medium", 5, id="railroad"),
+    pytest.param("railroad", {"best_card_free": True, "stick_the_dealer": True}, "easy", 5, id="railroad-switches"),
 ]
 
 

@@ -29,13 +29,25 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 
-from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind, call, discard, play
+from euchre.actions import (
+    DEFEND_ALONE,
+    ORDER,
+    ORDER_ALONE,
+    PASS,
+    TAKE,
+    Action,
+    Kind,
+    call,
+    discard,
+    give,
+    play,
+)
 from euchre.bots.base import Bot
-from euchre.cards import Card, Suit, card_power, deck_cards, effective_suit, trick_winner_index
+from euchre.cards import LOW, NO_TRUMP, Card, Suit, card_power, deck_cards, effective_suit, trick_winner_index
 from euchre.state import Phase
 from euchre.view import PlayerView
 
-__all__ = ["HeuristicBot", "estimate_tricks", "lone_losers", "weakest_card"]
+__all__ = ["HeuristicBot", "estimate_tricks", "estimate_no_trump", "lone_losers", "weakest_card"]
 
 TRUMP_VALUES = (1.0, 0.9, 0.8, 0.65, 0.55, 0.45, 0.4, 0.35, 0.3)
 """Trick value of a trump by its place among the live trumps (highest first)."""
@@ -76,6 +88,15 @@ LONE_LOSERS_ASSIST = 0.9
 """The dealer's partner going alone forgoes the up card it would give the dealer: stricter."""
 DEFEND_ALONE_THRESHOLD = 3.0
 """Estimated tricks (in the maker's trump) for defending alone against a loner: rare."""
+NT_MARGIN = 0.25
+"""Round 2: no trump (or low) is called only when it beats the best suit by this much and passes
+the round-2 threshold by as much: a hand without trump cannot ruff back a long suit run against it."""
+NT_SECOND = 0.4
+"""No trump: a card with one live card above it in its suit (a guarded king), sometimes a trick."""
+NT_LENGTH = 0.5
+"""No trump: each card past the third of a suit headed by its top card (it runs once the suit is drawn)."""
+NT_LONE_LOSERS = 0.3
+"""No trump alone: at most this many losing cards (:func:`estimate_no_trump`'s non-sure cards)."""
 
 
 @lru_cache(maxsize=64)
@@ -117,6 +138,45 @@ def estimate_tricks(cards: Iterable[Card], trump: int, deck: int, dead: Collecti
     if trumps >= 2:
         total += VOID * (3 - len(side))
     return total
+
+
+def estimate_no_trump(cards: Iterable[Card], trump: int, deck: int,
+                      dead: Collection[Card] = ()) -> tuple[float, float]:
+    """Tricks a hand is likely to take on its own without trump (``trump`` is ``NO_TRUMP`` or
+    ``LOW``, whose ranking the engine's tables give), and its expected losers alone.
+
+    In each suit, from its top card down: a card above which every live card is this hand's is a
+    sure trick; one with a single live card above it (and a card under it to guard it) sometimes
+    one; the cards of a suit run from the top past three count as length winners.
+    """
+    hand = list(cards)
+    mine = set(hand)
+    gone = {c for c in dead if c not in mine}
+    tricks = 0.0
+    losers = 0.0
+    for suit in range(4):
+        held = sorted((c for c in hand if effective_suit(c, trump) == suit), key=lambda c: -card_power(c, trump))
+        if not held:
+            continue
+        live = sorted((c for c in deck_cards(deck) if effective_suit(c, trump) == suit and c not in gone),
+                      key=lambda c: -card_power(c, trump))
+        run = True
+        for i, c in enumerate(held):
+            above = sum(1 for o in live[: live.index(c)] if o not in mine)
+            if above == 0:
+                tricks += 1.0
+            elif above == 1 and len(held) >= 2 and i <= 1:
+                tricks += NT_SECOND
+                losers += 1.0 - NT_SECOND
+                run = False
+            else:
+                if run and i >= 3:
+                    tricks += NT_LENGTH
+                    losers += 1.0 - NT_LENGTH
+                else:
+                    losers += 1.0
+                run = False
+    return tricks, losers
 
 
 def lone_losers(cards: Iterable[Card], trump: int, deck: int, dead: Collection[Card] = ()) -> float:
@@ -217,9 +277,25 @@ class HeuristicBot(Bot):
             choice = self._take(view)
         elif phase is Phase.DEFEND:
             choice = self._defend(view)
+        elif phase is Phase.GIVE:
+            choice = self._give(view)
+        elif phase is Phase.BEST_DISCARD:  # call for best: bury as the dealer does
+            assert view.trump is not None
+            choice = discard(weakest_card([a.card for a in legal if a.card is not None], view.trump))
         else:
             choice = legal[0]
         return choice if choice in legal else self._fallback(view, choice)
+
+    @staticmethod
+    def _give(view: PlayerView) -> Action:
+        """Call for best: give the best card held, the highest trump, else the highest card (an
+        ace if any; in low, a 9), preferring the suit the partner is likeliest to lack."""
+        trump = view.trump
+        assert trump is not None
+        cards = [a.card for a in view.legal_actions if a.card is not None]
+        trumps = [c for c in cards if effective_suit(c, trump) == trump]
+        best = max(trumps or cards, key=lambda c: card_power(c, trump))
+        return give(best)
 
     def _fallback(self, view: PlayerView, wanted: Action) -> Action:
         """Never reached by the rules as implemented; if a new house rule makes a wanted action
@@ -302,10 +378,34 @@ class HeuristicBot(Bot):
         est, suit = best
         lone = self._lone_ok(view, view.hand, suit, dead)
         threshold = self._threshold(view) + (ROUND2_SHIFT[_role(view)] if view.players == 4 else 0.0)
+        no_trump = self._no_trump_call(view, dead, max(est, threshold) + NT_MARGIN)
+        if no_trump is not None:
+            return no_trump
         if PASS not in legal:  # stick the dealer: name the best suit
             alone = call(suit, alone=True)
             return alone if alone in legal and lone else call(suit)
         return self._bid(view, est, threshold, lone, call(suit), call(suit, alone=True))
+
+    def _no_trump_call(self, view: PlayerView, dead: Collection[Card], need: float) -> Action | None:
+        """House rules no trump and low: the best of the two when it reaches ``need`` tricks
+        (several aces, or 9s for low, and no suit worth naming), alone when it has no loser."""
+        legal = view.legal_actions
+        best: tuple[float, float, int] | None = None
+        for t in (NO_TRUMP, LOW):
+            if call(t) in legal:
+                est, losers = estimate_no_trump(view.hand, t, view.rules.deck, dead)
+                if best is None or est > best[0]:
+                    best = (est, losers, t)
+        if best is None or best[0] < need:
+            return None
+        _, losers, t = best
+        alone = call(t, alone=True)
+        if alone in legal and losers <= NT_LONE_LOSERS + 0.3 * self.aggression:
+            target = view.rules.target
+            mine = view.scores[view.side_of(view.seat)] if view.seat is not None else 0
+            if target is None or mine + view.rules.march_points < target:
+                return alone
+        return call(t)
 
     @staticmethod
     def _colour_bonus(view: PlayerView, me: int, suit: int, turned: int | None) -> float:

@@ -153,6 +153,10 @@ def win_probability(mine: int, theirs: int, target: int) -> float:
     return t[min(max(mine, 0), target)][min(max(theirs, 0), target)]
 
 
+_CALL_FOR_BEST = (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST)
+"""The phases of a call for best, which the search leaves to the heuristic player."""
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """One legal action as the search bot sees it."""
@@ -301,6 +305,10 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         if self.heuristic_bids and view.phase is not Phase.PLAY:
+            return self._policy.choose(view)
+        if view.gifts or view.phase in _CALL_FOR_BEST:
+            # Call for best (house rule): resampling does not cover its hidden gift and discard,
+            # so the heuristic player decides the gift, the discard and the rest of such a hand.
             return self._policy.choose(view)
         ranked = self.evaluate(view)
         if self.policy_even > 0 and view.phase is Phase.PLAY and len(ranked) > 1:
@@ -453,7 +461,7 @@ class SearchBot(Bot):
         calls = [a for a in candidates if a.kind is Kind.CALL]
         best = max(calls, key=lambda a: means[a]) if calls else None
         keep = [a for a in candidates
-                if a == PASS or a == best or (best is not None and a.kind is Kind.CALL_ALONE and a.suit == best.suit)
+                if a == PASS or a == best or (best is not None and a.kind is Kind.CALL_ALONE and a.trump == best.trump)
                 or top - means[a] <= max(PRUNE_MARGIN, 3 * errors[a][1])]
         return keep
 

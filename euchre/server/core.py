@@ -39,7 +39,7 @@ from euchre.bots.persona import computer_names
 from euchre.describe import action_words, hand_result_words, missing_choice_words
 from euchre.errors import EuchreError
 from euchre.game import Game
-from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint
+from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
 from euchre.server.db import DamagedTable, EventRow, Op, SeatRow, Store, TableRow, now, token_hash
@@ -883,6 +883,8 @@ class LiveTable:
             if g is None or self.status != "playing" or g.to_act != seat:
                 raise Refusal("not_your_turn", "hints are for the seat to act")
             view = g.view(seat)
+        if not hintable(view):
+            raise Refusal("no_hint", "no hints in a hand with a call for best (its hidden gift cannot be sampled)")
         hints = await self.hub.hint(view)
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
                  "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]

@@ -3,8 +3,10 @@
 "use strict";
 
 const Euchre = (function () {
-  const SUIT_SYM = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-  const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+  const SUIT_SYM = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660", n: "NT", low: "Low" };
+  const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades", n: "no trump", low: "low" };
+  /** The trumps of a hand without a trump suit (house rules no_trump, low_no_trump): "call n", "trump": "low". */
+  function isNoTrump(t) { return t === "n" || t === "low"; }
   const RANK_TEXT = { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
   const RANK_NAME = { "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
   const NAME_KEY = "euchre.name";
@@ -93,6 +95,7 @@ const Euchre = (function () {
   }
 
   function suitSpan(suit, withName) {
+    if (isNoTrump(suit)) return el("span", { class: "no-trump", text: withName ? SUIT_NAME[suit] : SUIT_SYM[suit] });
     const sym = SUIT_SYM[suit] || suit;
     return el("span", { class: (isRed(suit) ? "suit-red" : "suit-black") + " suit-" + suit, text: withName ? `${sym} ${SUIT_NAME[suit] || suit}` : sym });
   }
@@ -170,6 +173,6 @@ const Euchre = (function () {
     } catch (e) { return false; }
   }
 
-  return { SUIT_SYM, SUIT_NAME, RANK_TEXT, isRed, el, clear, parseCard, cardWords, cardEl, backEl, cardText,
+  return { SUIT_SYM, SUIT_NAME, RANK_TEXT, isRed, isNoTrump, el, clear, parseCard, cardWords, cardEl, backEl, cardText,
            suitSpan, fetchJSON, getName, setName, getPlayer, formatDate, pct, num, copyText };
 })();

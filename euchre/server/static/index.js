@@ -17,6 +17,8 @@
     going_alone: { label: "Going alone", help: "the maker may play without a partner", main: true, four: true },
     canadian_loner: { label: "Canadian loner", help: "the dealer's partner may order up only by going alone", main: true, four: true },
     defend_alone: { label: "Defend alone", help: "against a loner, one defender may defend alone", main: true, four: true },
+    no_trump: { label: "No trump", help: "in round 2 a player may call no trump (24-card deck only)", main: false, four: true },
+    low_no_trump: { label: "Low no trump", help: "with no trump: also low, where the 9 is highest", main: false, four: true },
     super_euchre: { label: "Super-euchre", help: "makers who take no trick give the defenders more", main: true },
     dealer_may_discard_up_card: { label: "Dealer may bury the up card", main: false },
     loner_lead: { label: "Who leads against a loner", choices: { dealer_left: "left of the dealer", loner_left: "left of the loner" }, main: false, four: true },

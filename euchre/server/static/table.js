@@ -21,7 +21,7 @@
   const SUMMARY_MAX = 9000;     // ms the hand-over banner stays at most
   const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
-  const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend"];
+  const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best"];
   const AUTOPLAY_BEAT = 650;    // ms before a forced card is played for the player (the setting)
   // Motion, in ms at the normal speed (fast takes FAST_SCALE of each; off shows no motion at all)
   const FLY_PLAY = 280;         // a card from its seat (or your hand) to the middle
@@ -615,6 +615,7 @@
     const alone = parts[parts.length - 1] === "alone" && verb !== "defend";
     const out = [];
     const addSuit = (suit, withName) => {
+      if (E.isNoTrump(suit)) { out.push(el("span", { class: "sname", text: E.SUIT_NAME[suit] })); return; }
       out.push(el("span", { class: "suit-sym " + (E.isRed(suit) ? "suit-red" : "suit-black") + " suit-" + suit, text: E.SUIT_SYM[suit] || suit }));
       if (withName) out.push(el("span", { class: "sname", text: " " + (E.SUIT_NAME[suit] || suit) }));
     };
@@ -640,6 +641,7 @@
         break;
       case "defend": out.push("Defend alone"); break;
       case "discard": out.push("Discard ", E.cardText(parts[1])); break;
+      case "give": out.push("Give ", E.cardText(parts[1])); break;
       case "play": out.push("Play ", E.cardText(parts[1])); break;
       default: out.push(action);
     }
@@ -682,6 +684,7 @@
       }
       case "defend": return ["defends alone"];
       case "discard": return ["discarded ", E.cardText(parts[1])];
+      case "give": return ["gave ", E.cardText(parts[1])];
       case "play": return ["played ", E.cardText(parts[1])];
       default: return [String(a)];
     }
@@ -699,6 +702,7 @@
       case "call": return "Called " + (E.SUIT_SYM[parts[1]] || parts[1]) + (alone ? " alone" : "");
       case "defend": return "Defends alone";
       case "discard": return "Discarded";
+      case "give": return "Gave a card";
       default: return "";
     }
   }
@@ -1378,7 +1382,7 @@
       }
       // bubble with the seat's last bid during bidding
       let bubble = "";
-      if (v && ["bid1", "take", "bid2", "joker", "discard", "defend"].indexOf(v.phase) >= 0 && Array.isArray(v.actions)) {
+      if (v && BIDDING.indexOf(v.phase) >= 0 && Array.isArray(v.actions)) {
         for (const a of v.actions) if (a.seat === s && !(a.action && a.action.startsWith("play "))) bubble = bubbleText(v, a);
       }
       if (v && v.phase === "play" && (!v.trick || !v.trick.length) && Array.isArray(v.tricks) && v.tricks.length &&
@@ -1390,7 +1394,13 @@
     // trump chip and hand number
     const chip = $("trump-chip");
     E.clear(chip);
-    if (v && v.trump) {
+    if (v && v.trump && E.isNoTrump(v.trump)) {
+      chip.append("Trump ", el("span", { class: "big no-trump", text: v.trump === "low" ? "Low" : "No trump" }));
+      if (v.maker !== null && v.maker !== undefined) {
+        chip.append(el("span", { class: "sub", text: `by ${whoName(d, v.maker)}${v.alone ? ", alone" : ""}` }));
+      }
+      chip.classList.remove("hidden");
+    } else if (v && v.trump) {
       const red = E.isRed(v.trump);
       chip.append("Trump ", el("span", { class: "big " + (red ? "red" : "black") + " suit-" + v.trump, text: E.SUIT_SYM[v.trump] || v.trump }),
                   el("span", { class: "tname", text: " " + (E.SUIT_NAME[v.trump] || "") }));
@@ -1702,6 +1712,8 @@
         case "bid2": text = "Your turn: call trump, or pass."; break;
         case "joker": text = "The Joker is turned up: you name trump."; break;
         case "discard": text = "Your turn: choose a card to discard."; break;
+        case "give": text = "Call for best: choose the card to give your partner."; break;
+        case "best_discard": text = "Call for best: choose one of your six cards to discard."; break;
         case "defend": text = "Your turn: defend alone, or pass."; break;
         case "play": text = (v.trick && v.trick.length) ? "Your turn: play a card." : "Your turn: lead a card."; break;
         default: text = "Your turn.";
@@ -1713,13 +1725,27 @@
         case "take": text = `${who} decides on the up card…`; break;
         case "joker": text = `${who} names trump…`; break;
         case "discard": text = `${who} is discarding…`; break;
+        case "give": text = `Call for best: ${who} chooses a card to give…`; break;
+        case "best_discard": text = `Call for best: ${who} is discarding…`; break;
         case "defend": text = `${who} may defend alone…`; break;
         case "play": text = (v.trick && v.trick.length) ? `${who} to play…` : `${who} to lead…`; break;
         default: text = `${who} to act…`;
       }
-    } else text = "Hand over.";
+    } else if (v.phase === "call_for_best") text = "Call for best: a card is passed to the lone player, who discards one…";
+    else text = "Hand over.";
     st.textContent = text;
     st.classList.toggle("my-turn", mine);
+    // Your turn brings the table back into view: on a phone the side panels below it scroll the
+    // page, and a player reading the chat there (or a moment when the page did not fit) must not
+    // be asked to act on a table they cannot see.
+    if (mine && !S.wasMine) {
+      const main = document.querySelector("main");
+      const felt = $("felt");
+      if (main && felt && main.scrollTop > 0 && felt.getBoundingClientRect().top < main.getBoundingClientRect().top) {
+        main.scrollTop = 0;
+      }
+    }
+    S.wasMine = mine;
   }
 
   function renderStart(d) {
@@ -1738,7 +1764,7 @@
     const box = $("bids");
     const v = d.view;
     const legal = (v && isMyTurn(S.shown) && Array.isArray(v.legal)) ? v.legal : [];
-    const bids = legal.filter((a) => !/^(play|discard) /.test(a));
+    const bids = legal.filter((a) => !/^(play|discard|give) /.test(a));
     // the bidding keeps the row's height (no jump when your turn comes); the play gives it back
     document.body.classList.toggle("bidding", !!(v && d.status === "playing" && BIDDING.indexOf(v.phase) >= 0 && v.phase !== "discard" && S.seat !== null));
     // why a choice is missing now (the server's words), quietly under the buttons
@@ -1798,6 +1824,8 @@
     const flash = S.trickFlash && S.trickFlash.until > Date.now() ? S.trickFlash.trick : null;
     if (S.seat === null) lab = d.status === "waiting" ? "" : "You are watching: you see what every player sees, no hidden cards.";
     else if (v && v.phase === "discard" && legal.length) lab = "Choose the card to bury (discard).";
+    else if (v && v.phase === "give" && legal.length) lab = "Call for best: choose the card to give your partner.";
+    else if (v && v.phase === "best_discard" && legal.length) lab = "Call for best: choose the card to discard.";
     else if (v && v.phase === "play" && legal.length) lab = legal.length === 1 ? "Only one card can be played." : "Choose a card to play.";
     else if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(S.seat) >= 0) lab = "You sit this hand out.";
     E.clear(label);
@@ -1819,16 +1847,17 @@
     if (S.renderKeys.handCards !== JSON.stringify(hand)) { S.sel = -1; S.renderKeys.handCards = JSON.stringify(hand); }
     E.clear(box);
     box.classList.toggle("six", hand.length > 5);
-    box.classList.toggle("choosing", legal.some((a) => /^(play|discard) /.test(a)) || locked());
+    box.classList.toggle("choosing", legal.some((a) => /^(play|discard|give) /.test(a)) || locked());
     hand.forEach((c, i) => {
       const b = E.cardEl(c, { tag: "button" });
       let action = null;
       if (legal.indexOf("play " + c) >= 0) action = "play " + c;
       else if (legal.indexOf("discard " + c) >= 0) action = "discard " + c;
+      else if (legal.indexOf("give " + c) >= 0) action = "give " + c;
       if (action && !locked()) {
         b.dataset.action = action;
         b.classList.add("playable");
-        b.setAttribute("aria-label", (action.startsWith("discard") ? "discard " : "play ") + E.cardWords(c));
+        b.setAttribute("aria-label", action.split(" ")[0] + " " + E.cardWords(c));
       } else {
         b.disabled = true;
       }
@@ -1842,7 +1871,7 @@
     if (focusedIdx >= 0) {
       const cards = handCards();
       const c = cards[S.sel >= 0 ? S.sel : focusedIdx];
-      if (c && !c.disabled) c.focus();
+      if (c && !c.disabled) c.focus({ preventScroll: true });  // never scroll the table away (see renderBids)
     }
   }
 
@@ -1853,7 +1882,7 @@
     S.sel = i;
     cards.forEach((c, k) => c.classList.toggle("selected", k === i));
     if (focus) {
-      if (!cards[i].disabled) cards[i].focus();
+      if (!cards[i].disabled) cards[i].focus({ preventScroll: true });
       else if (document.activeElement && $("hand").contains(document.activeElement)) document.activeElement.blur();
     }
   }

@@ -1,0 +1,161 @@
+"""A match: games played one after another by the same seats and sides (RULES-FAMILY.md 12.5).
+
+:class:`Match` owns the games in order (each a :class:`~euchre.game.Game`, the last one being
+played) and the game wins per side. It knows only what is between games: who won each, a slam
+counting double, the laps carried into the next game, the deal passing on from the last hand's
+dealer, and when the match is over (the first side to ``match_wins`` wins, or the most wins
+after ``match_games`` games, a tie adding one game at a time). Everything inside a game is the
+game's.
+
+>>> m = Match(Rules(match_wins=2, target=1), seed=3)
+>>> m.rules.is_match, len(m.games), m.wins
+(True, 1, [0, 0])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from euchre.actions import Action
+from euchre.errors import IllegalActionError, RulesError
+from euchre.game import Game
+from euchre.rules import Rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match of games under ``rules`` (which set ``match_games`` or ``match_wins``).
+
+    Games are seeded from the match's ``seed`` (``f"{seed}/{index}"``), so the same seed and the
+    same actions give the same match. ``push`` plays the current game and, when it ends, scores
+    it for the match and deals the next game unless the match is over.
+    """
+
+    def __init__(self, rules: Rules, *, seed: int | None = None, dealer: int | None = None) -> None:
+        if not rules.is_match:
+            raise RulesError("a Match needs rules with match_games or match_wins (for one game, use Game)")
+        self.rules = rules
+        self.seed = seed if seed is not None else random.randrange(2**62)
+        self.games: list[Game] = [Game(rules, seed=self.game_seed(0), dealer=dealer)]
+        self.wins: list[int] = [0] * rules.sides
+        """Game wins per side (a slam counts two)."""
+        self.results: list[tuple[int, ...]] = []
+        """The winning sides of each finished game, in order."""
+        self.winner: int | None = None
+        """The side that took the match, once it is over."""
+
+    def game_seed(self, index: int) -> int:
+        """The seed of game ``index`` of this match."""
+        return random.Random(f"{self.seed}/{index}").randrange(2**62)
+
+    # --- the match ------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one, once the match is over)."""
+        return self.games[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, -1 once the match is over."""
+        return -1 if self.is_over else self.game.to_act
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self.game.legal_actions()
+
+    def push(self, action: Action | int | str) -> Action:
+        """Apply an action to the current game; a game that ends is scored for the match and the
+        next one dealt. Bad input raises and changes nothing."""
+        if self.is_over:
+            raise IllegalActionError(f"the match is over: {self.summary()}")
+        a = self.game.push(action)
+        if self.game.is_over:
+            self._end_game()
+        return a
+
+    def claim(self) -> list[Action]:
+        """The current game's :meth:`~euchre.game.Game.claim`, scoring the game if it ends."""
+        line = self.game.claim()
+        if self.game.is_over:
+            self._end_game()
+        return line
+
+    def settle(self) -> bool:
+        """Score the current game for the match if it ended outside :meth:`push` (a front end
+        that plays the :class:`~euchre.game.Game` itself) and deal the next; returns whether the
+        match went on to another game."""
+        if self.is_over or not self.game.is_over or len(self.results) == len(self.games):
+            return False
+        self._end_game()
+        return not self.is_over
+
+    def _end_game(self) -> None:
+        game = self.game
+        self.results.append(game.winners)
+        winner = game.winner
+        if winner is not None:
+            slam = self.rules.slam and all(score <= 0 for side, score in enumerate(game.scores) if side != winner)
+            self.wins[winner] += 2 if slam else 1
+        decided = self._decided()
+        if decided is not None:
+            self.winner = decided
+            return
+        start = [0] * self.rules.sides
+        if self.rules.laps and winner is not None:
+            target = self.rules.target
+            assert target is not None
+            start[winner] = max(0, min(target - 1, game.scores[winner] - target))
+        last_dealer = game.hands[-1].dealer
+        self.games.append(Game(self.rules, seed=self.game_seed(len(self.games)),
+                               dealer=(last_dealer + 1) % self.rules.players, scores=start))
+
+    def _decided(self) -> int | None:
+        """The side that has taken the match, or ``None`` (play another game)."""
+        r = self.rules
+        top = max(self.wins)
+        leaders = [side for side, w in enumerate(self.wins) if w == top]
+        if r.match_wins is not None:
+            return leaders[0] if top >= r.match_wins and len(leaders) == 1 else None
+        assert r.match_games is not None
+        if len(self.games) >= r.match_games and len(leaders) == 1:
+            return leaders[0]
+        return None
+
+    # --- words ----------------------------------------------------------------------------------
+    def standing(self, names: Sequence[str] | None = None) -> str:
+        """The match score in words: "game wins 2 - 1 (to 3)" or "(game 3 of 5)"."""
+        wins = " - ".join(str(w) for w in self.wins)
+        if names is not None:
+            wins = ", ".join(f"{n} {w}" for n, w in zip(names, self.wins, strict=True))
+        r = self.rules
+        if r.match_wins is not None:
+            return f"game wins {wins} (first to {r.match_wins})"
+        assert r.match_games is not None
+        extra = " (extra games until the tie is broken)" if len(self.games) > r.match_games else ""
+        return f"game wins {wins} (game {len(self.games)} of {r.match_games}){extra}"
+
+    def summary(self) -> str:
+        if self.winner is not None:
+            return f"match over: {self.standing()}, side {self.winner} takes the match"
+        return f"{self.standing()}; game {len(self.games)}: {self.game.summary()}"
+
+    def actions(self) -> list[list[Action]]:
+        """Every game's actions, in order."""
+        return [g.actions() for g in self.games]
+
+    @classmethod
+    def replay(cls, rules: Rules, seed: int, games: Sequence[Sequence[Action | int | str]],
+               dealer: int | None = None) -> Match:
+        """The match of ``seed`` with each game's actions pushed (records and saved matches)."""
+        m = cls(rules, seed=seed, dealer=dealer)
+        for i, actions in enumerate(games):
+            if i != len(m.games) - 1:
+                raise IllegalActionError(f"game {i + 1}: the match has {len(m.games)} game(s) so far")
+            for a in actions:
+                m.push(a)
+        return m
