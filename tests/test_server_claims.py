@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from server_support import DATABASES, Client
 from test_server_api import error, friends_table, join, live, reply, run, sync
+from test_server_crash import replay
 
-from euchre import Game, Rules
-from euchre.actions import Action
+from euchre import Game
 from euchre.game import certain_sweep
 from euchre.server.db import Store
 
@@ -27,19 +27,7 @@ def _replayed(srv: Any, table_id: str) -> Game:
     finally:
         store.close()
     assert row is not None
-    game: Game | None = None
-    for ev in row.events:
-        if ev.kind == "start":
-            game = Game(Rules.from_dict(row.rules), seed=row.seed, dealer=row.dealer)
-        elif ev.kind in ("action", "claim"):
-            assert game is not None
-            codes = ev.payload["a"]
-            for code in codes if isinstance(codes, list) else [codes]:
-                game.push(Action.from_code(int(code)))
-        elif ev.kind == "undo":
-            assert game is not None
-            for _ in range(int(ev.payload["n"])):
-                game.pop()
+    game = replay(row)
     assert game is not None
     return game
 
