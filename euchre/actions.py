@@ -22,6 +22,9 @@ code    action
 82      ``call low alone``
 83-115  ``give <card>``: call for best (house rule ``call_for_best``, RULES-FAMILY.md
         12.2), the lone player's partner gives a card (:data:`GIVE_OFFSET` + card id)
+116     ``misdeal``: the ace-no-face redeal (house rule ``ace_no_face``, RULES-FAMILY.md 12.4)
+117     ``keep``: decline an offer (ace-no-face or farmer's hand)
+118     ``farmer``: claim the farmer's hand (house rule ``farmers_hand``, RULES-FAMILY.md 12.3)
 ======  ==================================================================
 
 The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
@@ -40,7 +43,7 @@ from euchre.errors import InvalidActionError
 __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAKE", "DEFEND_ALONE",
            "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
            "DISCARD_ACTIONS", "CALL_NO_TRUMP", "CALL_NO_TRUMP_ALONE", "CALL_LOW", "CALL_LOW_ALONE",
-           "give", "GIVE_OFFSET", "GIVE_ACTIONS"]
+           "give", "GIVE_OFFSET", "GIVE_ACTIONS", "MISDEAL", "KEEP", "FARMER"]
 
 
 class Kind(IntEnum):
@@ -57,6 +60,12 @@ class Kind(IntEnum):
     PLAY = 8
     GIVE = 9
     """Call for best: the lone player's partner gives a card (RULES-FAMILY.md 12.2)."""
+    MISDEAL = 10
+    """Ace-no-face: the offered seat calls a misdeal (RULES-FAMILY.md 12.4)."""
+    KEEP = 11
+    """An offered seat keeps its hand (ace-no-face or farmer's hand)."""
+    FARMER = 12
+    """Farmer's hand: the offered seat claims the exchange (RULES-FAMILY.md 12.3)."""
 
 
 _CALL = 5
@@ -73,8 +82,10 @@ _NO_TRUMP = _PLAY + NUM_CARDS
 GIVE_OFFSET = _NO_TRUMP + 4
 """The code of ``give`` of card 0 (83): ``give(card) == GIVE_OFFSET + card`` (call for best)."""
 _GIVE = GIVE_OFFSET
-NUM_ACTIONS = _GIVE + NUM_CARDS
-"""Size of the action space (116)."""
+_OFFERS = _GIVE + NUM_CARDS
+"""The code of ``misdeal`` (116), then ``keep`` and ``farmer`` (the offers, appended)."""
+NUM_ACTIONS = _OFFERS + 3
+"""Size of the action space (119)."""
 
 
 class Action(int):
@@ -95,6 +106,8 @@ class Action(int):
             return Kind.DISCARD
         if self < _NO_TRUMP:
             return Kind.PLAY
+        if self >= _OFFERS:
+            return Kind(Kind.MISDEAL + self - _OFFERS)
         if self >= _GIVE:
             return Kind.GIVE
         return Kind.CALL_ALONE if self & 1 == 0 else Kind.CALL
@@ -102,6 +115,8 @@ class Action(int):
     @property
     def card(self) -> Card | None:
         """The card of a ``play``, ``discard`` or ``give``."""
+        if self >= _OFFERS:
+            return None
         if self >= _GIVE:
             return CARDS[self - _GIVE]
         if self >= _NO_TRUMP:
@@ -167,6 +182,12 @@ class Action(int):
             return f"discard {self.card}"
         if k is Kind.GIVE:
             return f"give {self.card}"
+        if k is Kind.MISDEAL:
+            return "misdeal"
+        if k is Kind.KEEP:
+            return "keep"
+        if k is Kind.FARMER:
+            return "farmer"
         return f"play {self.card}"
 
     def __repr__(self) -> str:
@@ -219,6 +240,8 @@ class Action(int):
             return ORDER_ALONE
         if head == "take" and not rest:
             return TAKE
+        if head in ("misdeal", "keep", "farmer") and not rest:
+            return ACTIONS[_OFFERS + ("misdeal", "keep", "farmer").index(head)]
         if head == "defend" and rest == ["alone"]:
             return DEFEND_ALONE
         if head in ("call", "name") and rest:
@@ -231,7 +254,7 @@ class Action(int):
             return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
-            "call n, call low, discard 9c, play Jh, give Ah or defend alone)"
+            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep or farmer)"
         )
 
 
@@ -258,6 +281,12 @@ CALL_LOW = ACTIONS[_NO_TRUMP + 2]
 CALL_LOW_ALONE = ACTIONS[_NO_TRUMP + 3]
 GIVE_ACTIONS: tuple[Action, ...] = ACTIONS[_GIVE:_GIVE + NUM_CARDS]
 """``give <card>`` by card id (call for best)."""
+MISDEAL = ACTIONS[_OFFERS]
+"""``misdeal``: the ace-no-face redeal (house rule ``ace_no_face``)."""
+KEEP = ACTIONS[_OFFERS + 1]
+"""``keep``: an offered seat keeps its hand."""
+FARMER = ACTIONS[_OFFERS + 2]
+"""``farmer``: the farmer's hand exchange (house rule ``farmers_hand``)."""
 
 
 def call(suit: int, *, alone: bool = False) -> Action:

@@ -278,6 +278,8 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
     n_sides = {True: len(a_sides), False: rules.sides - len(a_sides)}
     thrown = 0
     for h in game.hands:
+        if h.misdealt:  # a cancelled deal is not a hand
+            continue
         for is_a in (True, False):
             counts[is_a] += MakerCounts(side_hands=n_sides[is_a])
         r = h.result()

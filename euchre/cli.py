@@ -883,7 +883,7 @@ def _count_game(stats: dict[str, Any], game: Game) -> None:
     """Add a finished game's hands, points and winner to :func:`simulate`'s statistics."""
     sides = game.rules.sides
     for h in game.hands:
-        if not h.is_over:
+        if not h.is_over or h.misdealt:  # a cancelled deal is not a hand
             continue
         stats["hands"] += 1
         r = h.result()

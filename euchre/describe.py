@@ -92,6 +92,14 @@ def action_parts(action: Action, view: PlayerView) -> list[Part]:
     if action == DEFEND_ALONE:
         return ["defend alone"]
     kind = action.kind
+    if kind is Kind.MISDEAL:
+        return ["call a misdeal (ace, no face)"]
+    if kind is Kind.KEEP:
+        return ["keep your hand"]
+    if kind is Kind.FARMER:
+        return ["claim the farmer's hand"]
+    if kind is Kind.DISCARD and view.phase is Phase.FARMER_GIVE and action.card is not None:
+        return ["give ", action.card, " to the kitty"]
     if kind in (Kind.CALL, Kind.CALL_ALONE):
         assert action.trump is not None
         return ["call ", trump_part(action.trump), " alone" if kind is Kind.CALL_ALONE else ""]
@@ -150,8 +158,20 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
     before = [a for _, a in view.actions[:index] if a is not None]
     up = view.up_card
     if action is None:  # another seat's discard: the card stays face down (rules section 9)
+        if seat == view.farmer and not any(a.is_bid for a in before):  # the farmer's gift
+            return [says("give") + " a card face down to the kitty"]
         return [says("discard") + " a card face down"]
     kind = action.kind
+    if kind is Kind.MISDEAL:  # the caller's hand is shown to all (RULES-FAMILY.md 12.7)
+        shown = " ".join(map(str, view.misdeal_hand))
+        return [says("call") + f" a misdeal, showing {shown}: the same dealer deals again"]
+    if kind is Kind.KEEP:  # seen by the offered seat alone
+        return [says("keep") + (" the hand" if _is_you(name) else " their hand")]
+    if kind is Kind.FARMER:
+        return [says("claim") + " the farmer's hand (only nines and tens)"]
+    if kind is Kind.DISCARD and seat == view.farmer and action.card is not None and not any(
+            a.is_bid for a in before):
+        return [says("give") + " ", action.card, " to the kitty"]
     if kind is Kind.PASS:
         if any(a.kind in _MAKES_TRUMP for a in before):
             if view.players == 2:  # the two-handed dealer declines the ordered card
@@ -244,6 +264,10 @@ def _scorers(view: PlayerView, names: Sequence[str]) -> str:
 
 def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
     """How a finished hand ended and who scored, in pieces (see :func:`hand_result_words`)."""
+    if view.misdeal >= 0:
+        who = names[view.misdeal]
+        return [f"{who} called a misdeal: the deal is cancelled, no one scores, and "
+                f"{object_form(names[view.dealer])} {_conjugate(names[view.dealer], 'deal')} again"]
     result = HandResult.of_view(view)
     if result.thrown_in:
         nxt = names[(view.dealer + 1) % view.players]

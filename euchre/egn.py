@@ -1005,6 +1005,10 @@ def _check_exportable(rules: Rules) -> None:
     if rules.call_for_best:
         problems.append("call for best (EGN's partners_best exchange is not this program's: its engine-given top "
                         "trump, the discard of six and the lone defender's call are not expressed)")
+    if rules.ace_no_face:
+        problems.append("the ace-no-face redeal (EGN has no misdeal offer nor cancelled deal)")
+    if rules.farmers_hand:
+        problems.append("the farmer's hand (EGN has no exchange with the stock before the bidding)")
     if problems:
         raise RecordError(f"EGN cannot express these rules: {', '.join(problems)}")
 

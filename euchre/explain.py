@@ -141,11 +141,23 @@ def _deal(r: Rules) -> Section:
              "to the left." if r.players > 2 else
              "The first dealer is chosen at random; after every hand, thrown in or played, the other player "
              "deals.")
-    return Section("The deal", (
-        first,
-        f"Each player gets {_count(r.hand_size, 'card')}. The other {_count(kitty, 'card')} are the kitty; "
-        "its top card is turned face up for all to see: the up card.",
-    ))
+    paras = [first,
+             f"Each player gets {_count(r.hand_size, 'card')}. The other {_count(kitty, 'card')} are the kitty; "
+             "its top card is turned face up for all to see: the up card."]
+    if r.ace_no_face:
+        paras.append("Ace, no face: before the bidding, each player holding no king, queen or jack"
+                     + (" (nor the Joker)" if r.has_joker else "")
+                     + " and at most one ace may, in turn from the dealer's left, call a misdeal or keep the "
+                     "hand. A misdeal shows the caller's hand to all, and the same dealer deals again; the "
+                     "cancelled deal scores nothing and does not count as a hand. The new deal has no such "
+                     "offers.")
+    if r.farmers_hand:
+        paras.append("Farmer's hand: before the bidding" + (", after those offers" if r.ace_no_face else "")
+                     + ", a player holding only nines and tens may say \"farmer\": they give three of their "
+                     "cards face down to the kitty and take the three cards under the up card, which stays "
+                     "where it is. Everyone learns the farmer held only nines and tens; only the farmer knows "
+                     "the cards given and taken.")
+    return Section("The deal", tuple(paras))
 
 
 def _bidding(r: Rules) -> Section:

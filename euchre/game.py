@@ -75,13 +75,16 @@ class Game:
         :meth:`actions`. A take-back never reaches into a claim (the claimer played those cards)."""
 
     # --- hands ----------------------------------------------------------------------------------
-    def _new_hand(self, index: int, dealer: int) -> State:
+    def _new_hand(self, index: int, dealer: int, after_misdeal: bool = False) -> State:
+        """Deal ``index`` (cancelled deals included), from the given deals or seeded by its index;
+        ``after_misdeal``: the same dealer's redeal after a misdeal (no ace-no-face offers)."""
         if index < len(self._given):
             deal = self._given[index]
             if deal.dealer != dealer:
                 raise DealError(f"deal {index} is dealt by seat {deal.dealer}, but seat {dealer} deals")
-            return State.from_deal(self.rules, deal)
-        return State.random(self.rules, dealer=dealer, rng=random.Random(f"{self.seed}/{index}"))
+            return State.from_deal(self.rules, deal, after_misdeal=after_misdeal)
+        return State.random(self.rules, dealer=dealer, rng=random.Random(f"{self.seed}/{index}"),
+                            after_misdeal=after_misdeal)
 
     @property
     def state(self) -> State:
@@ -105,8 +108,8 @@ class Game:
 
     @property
     def played_hands(self) -> int:
-        """Finished hands that were played (not thrown in)."""
-        return sum(1 for h in self.hands if h.is_over and not h.thrown_in)
+        """Finished hands that were played (not thrown in, not cancelled by a misdeal)."""
+        return sum(1 for h in self.hands if h.is_over and not h.thrown_in and not h.misdealt)
 
     def score_sheet(self) -> list[tuple[int, State, tuple[int, ...]]]:
         """Every finished hand, in order, with the score after it: ``(index, hand, scores)``
@@ -142,6 +145,9 @@ class Game:
 
     def _end_hand(self) -> None:
         hand = self.state
+        if hand.misdealt:  # a cancelled deal (RULES-FAMILY.md 12.4): no points, no clock, no ending
+            self.hands.append(self._new_hand(len(self.hands), hand.dealer, after_misdeal=True))
+            return
         assert hand.points is not None
         for side, p in enumerate(hand.points):
             self.scores[side] += p
@@ -174,7 +180,7 @@ class Game:
                 raise EmptyHistoryError("pop from a game with no actions")
             self.hands.pop()
         hand = self.state
-        if hand.is_over:
+        if hand.is_over and not hand.misdealt:
             assert hand.points is not None
             for side, p in enumerate(hand.points):
                 self.scores[side] -= p
@@ -305,7 +311,7 @@ class Game:
 
     @property
     def hand_number(self) -> int:
-        """Index of the current hand (0-based, thrown-in hands included)."""
+        """Index of the current hand (0-based, thrown-in hands and cancelled deals included)."""
         return len(self.hands) - 1
 
     def summary(self) -> str:
@@ -343,6 +349,14 @@ class Game:
     def actions(self) -> list[Action]:
         """Every action of the game in order."""
         return [a for h in self.hands for a in h.history]
+
+    def elapsed_of(self, index: int) -> float | None:
+        """The clock reading at the end of hand ``index`` (``None`` while it is played, and for a
+        cancelled deal: the clock is not read)."""
+        hand = self.hands[index]
+        if not hand.is_over or hand.misdealt:
+            return None
+        return self.elapsed[sum(1 for h in self.hands[:index] if h.is_over and not h.misdealt)]
 
 
 

@@ -66,7 +66,9 @@ def hintable(view: PlayerView) -> bool:
     ``call_for_best``), whose hidden gift and discard the sampling does not cover."""
     from euchre.state import Phase
 
-    return not view.gifts and view.phase not in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST)
+    return (not view.gifts and view.farmer < 0
+            and view.phase not in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST, Phase.MISDEAL_OFFER,
+                                   Phase.FARMER_OFFER, Phase.FARMER_GIVE, Phase.OFFERS))
 
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,

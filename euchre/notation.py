@@ -46,7 +46,7 @@ from typing import Any
 
 import tomli_w
 
-from euchre.actions import Action
+from euchre.actions import Action, Kind
 from euchre.errors import EuchreError, RecordError, RulesError
 from euchre.game import Game
 from euchre.rules import Rules
@@ -99,7 +99,7 @@ class GameRecord:
                 deal=h.deal,
                 actions=list(zip(h.seats, h.history, strict=True)),
                 points=h.points,
-                elapsed=game.elapsed[i] if h.is_over and game.rules.duration is not None else None,
+                elapsed=game.elapsed_of(i) if game.rules.duration is not None else None,
             ))
         initial = game.initial_scores if any(game.initial_scores) else None
         return cls(
@@ -119,12 +119,15 @@ class GameRecord:
         Raises :class:`RecordError` naming the hand and action at the first illegal or
         inconsistent step (wrong seat, illegal play, points or result that disagree).
         """
+        expect = self.first_dealer
         for i, h in enumerate(self.hands):
-            expect = (self.first_dealer + i) % self.rules.players
             if h.deal.dealer != expect:
                 raise RecordError(f"hand {i + 1}: dealt by seat {h.deal.dealer}, but the deal passes "
                                   f"to the left and seat {expect} deals it")
-        readings = [0.0] + [h.elapsed if h.elapsed is not None else 0.0 for h in self.hands]
+            if not any(a.kind is Kind.MISDEAL for _, a in h.actions):  # a misdeal: the same dealer again
+                expect = (expect + 1) % self.rules.players
+        readings = [0.0] + [h.elapsed if h.elapsed is not None else 0.0 for h in self.hands
+                            if not any(a.kind is Kind.MISDEAL for _, a in h.actions)]
         recorded = _replay_clock(readings) if self.rules.duration is not None else (lambda: 0.0)
         game = Game(self.rules, seed=self.seed if self.seed is not None else 0,
                     dealer=self.first_dealer, deals=[h.deal for h in self.hands], clock=recorded,

@@ -35,7 +35,7 @@ from euchre.cards import Card, parse_trump, trump_letter
 from euchre.errors import BotProtocolError, InvalidActionError
 from euchre.rules import Rules
 from euchre.state import Phase, Trick
-from euchre.view import PlayerView, own_hand, seat_actions, seat_gifts, seat_legal, seat_phase
+from euchre.view import PlayerView, own_hand, seat_actions, seat_gifts, seat_legal, seat_offers, seat_phase
 
 if TYPE_CHECKING:
     from euchre.game import Game
@@ -54,7 +54,8 @@ MESSAGE_TYPES = ("hello", "act", "end", "bye")
 VIEW_KEYS = (
     "seat", "rules", "hand_number", "dealer", "phase", "to_act", "hand", "up_card", "up_card_taken",
     "dealer_discarded", "discard", "actions", "trump", "maker", "alone", "sitting_out", "lone_defender",
-    "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores", "gifts",
+    "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores", "gifts", "misdeal", "misdeal_hand",
+    "farmer", "farmer_gave", "farmer_took",
 )
 """The keys of :func:`view_to_dict`, in order."""
 
@@ -108,6 +109,11 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "scores": list(view.scores),
         "gifts": [{"giver": g, "receiver": r, "card": None if c is None else str(c),
                    "discard": None if d is None else str(d)} for g, r, c, d in view.gifts],
+        "misdeal": _seat(view.misdeal),
+        "misdeal_hand": [str(c) for c in view.misdeal_hand],
+        "farmer": _seat(view.farmer),
+        "farmer_gave": [str(c) for c in view.farmer_gave],
+        "farmer_took": [str(c) for c in view.farmer_took],
     }
 
 
@@ -141,6 +147,15 @@ def view_dicts(game: Game, seats: Sequence[int | None], hand: int = -1) -> dict[
                             for s, a in seat_actions(state, seat)]
             d["gifts"] = [{"giver": g, "receiver": r, "card": None if c is None else str(c),
                            "discard": None if x is None else str(x)} for g, r, c, x in seat_gifts(state, seat)]
+        if state.rules.ace_no_face or state.rules.farmers_hand:  # the offers: by seat
+            phase, to_act = seat_phase(state, seat)
+            d["phase"] = phase.name.lower()
+            d["to_act"] = _seat(to_act)
+            d["actions"] = [{"seat": s, "action": None if a is None else str(a)}
+                            for s, a in seat_actions(state, seat)]
+            _, gave, took = seat_offers(state, seat)
+            d["farmer_gave"] = [str(c) for c in gave]
+            d["farmer_took"] = [str(c) for c in took]
         d["legal"] = [str(a) for a in seat_legal(state, seat)]
         out[seat] = d
     return out
@@ -185,6 +200,11 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             gifts=tuple((int(g["giver"]), int(g["receiver"]),
                          None if g["card"] is None else card(g["card"]),
                          None if g["discard"] is None else card(g["discard"])) for g in data.get("gifts", ())),
+            misdeal=_unseat(data.get("misdeal")),
+            misdeal_hand=tuple(card(c) for c in data.get("misdeal_hand", ())),
+            farmer=_unseat(data.get("farmer")),
+            farmer_gave=tuple(card(c) for c in data.get("farmer_gave", ())),
+            farmer_took=tuple(card(c) for c in data.get("farmer_took", ())),
         )
     except KeyError as e:
         raise ValueError(f"view: missing key {e.args[0]!r}") from None

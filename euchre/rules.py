@@ -132,6 +132,12 @@ class Rules:
     12.2): the partner's highest trump, given by the engine, else a card the partner chooses."""
     best_card_free: bool = False
     """With call_for_best, the partner always chooses the card to give (the Bicycle reading)."""
+    ace_no_face: bool = False
+    """Before bidding, a seat holding no K, Q, J or Joker and at most one ace may call a misdeal:
+    the same dealer deals again (RULES-FAMILY.md 12.4)."""
+    farmers_hand: bool = False
+    """Before bidding, a seat holding only 9s and 10s may give three cards and take the three
+    under the up card (RULES-FAMILY.md 12.3; the 24-card deck only)."""
     # Points of a hand: 1 to 100 for the three basic outcomes (make, march, euchre), 0 to 100 for
     # the others (FIELD_BOUNDS).
     make_points: int = 1
@@ -244,6 +250,18 @@ class Rules:
                 raise bad("defend_alone", "needs going_alone=True (there is no loner to defend against)")
         self._validate_no_trump(bad)
         self._validate_call_for_best(bad)
+        self._validate_offers(bad)
+
+    def _validate_offers(self, bad: Any) -> None:
+        """RULES-FAMILY.md 12.3, 12.4 and 18.1: the offers only in four-player Euchre; the
+        farmer's hand needs the 24-card deck (the stock is the up card and the three under it)."""
+        for name in ("ace_no_face", "farmers_hand"):
+            if getattr(self, name) and self.players != 4:
+                who = "two-handed" if self.players == 2 else "cut-throat (three-handed)"
+                raise bad(name, f"is a house rule of four-player Euchre; {who} Euchre has no such offer")
+        if self.farmers_hand and self.deck != 24:
+            raise bad("farmers_hand", f"needs the 24-card deck (deck=24): with {self.deck} cards the stock "
+                                      "is not the up card and the three cards under it")
 
     def _validate_call_for_best(self, bad: Any) -> None:
         """RULES-FAMILY.md 12.2 and 18.1: call for best only in four-player Euchre, with going
@@ -443,7 +461,7 @@ _FIELD_TYPES: dict[str, type] = {
     "players": int, "deck": int, "target": object, "duration": object, "deals": object,
     "going_alone": bool, "stick_the_dealer": bool, "canadian_loner": bool, "defend_alone": bool,
     "loner_lead": str, "no_trump": bool, "low_no_trump": bool, "call_for_best": bool,
-    "best_card_free": bool, "make_points": int, "march_points": int,
+    "best_card_free": bool, "ace_no_face": bool, "farmers_hand": bool, "make_points": int, "march_points": int,
     "loner_march_points": int,
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,

@@ -23,8 +23,11 @@ from euchre.actions import (
     DEFEND_ALONE,
     DISCARD_ACTIONS,
     DISCARD_OFFSET,
+    FARMER,
     GIVE_ACTIONS,
     GIVE_OFFSET,
+    KEEP,
+    MISDEAL,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -88,6 +91,15 @@ class Phase(IntEnum):
     CALL_FOR_BEST = 10
     """Call for best as every other seat sees it (RULES-FAMILY.md 12.7): a gift or its discard is
     pending and no seat is shown to act. A view's phase only; a :class:`State` never stands here."""
+    MISDEAL_OFFER = 11
+    """Ace-no-face (house rule, RULES-FAMILY.md 12.4): the seat to act may call a misdeal or keep."""
+    FARMER_OFFER = 12
+    """Farmer's hand (house rule, RULES-FAMILY.md 12.3): the seat to act may claim it or keep."""
+    FARMER_GIVE = 13
+    """Farmer's hand: the farmer gives three cards, one at a time (``discard <card>``)."""
+    OFFERS = 14
+    """The offers as every other seat sees them (RULES-FAMILY.md 12.7): an offer is pending and no
+    seat is shown to act. A view's phase only; a :class:`State` never stands here."""
 
 
 class Gift(NamedTuple):
@@ -146,7 +158,12 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
     return out
 
 
-_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST = Phase
+(_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST,
+ _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS) = Phase
+OFFER_PHASES = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER)
+"""The phases of a pending offer (hidden from every seat but the offered one, RULES-FAMILY.md 12.7)."""
+_FACES = frozenset((4, 5, 6, 8))
+"""Card ranks of a K, Q, J or the Joker (:attr:`Card.rank`)."""
 _FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(NUM_TRUMPS)]
 """_FOLLOW_CARD[trump][card]: the cards that follow a trick led by ``card``."""
 _PLAYS: dict[int, tuple[Action, ...]] = {}
@@ -198,7 +215,8 @@ class State:
     __slots__ = (
         "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
         "alone", "out", "lone_defender", "up_taken", "discarded", "leader", "trick", "tricks",
-        "won", "points", "history", "seats", "gifts", "_stack",
+        "won", "points", "history", "seats", "gifts", "misdeal", "farmer", "farmer_gave", "after_misdeal",
+        "_stack",
     )
 
     def __init__(
@@ -209,6 +227,7 @@ class State:
         hands: Sequence[Iterable[int | str] | str],
         up_card: int | str,
         stock: Iterable[int | str] | str | None = None,
+        after_misdeal: bool = False,
     ) -> None:
         self.rules = rules
         n = self.n = rules.players
@@ -237,10 +256,10 @@ class State:
             missing = " ".join(str(c) for c in iter_mask(deck & ~seen))
             raise DealError(f"the deal does not use the whole deck; missing: {missing}")
         self._setup(rules, dealer, tuple(tuple(h) for h in parsed), up, tuple(rest),
-                    [mask_of(h) for h in parsed])
+                    [mask_of(h) for h in parsed], after_misdeal)
 
     def _setup(self, rules: Rules, dealer: int, hands: tuple[tuple[Card, ...], ...], up: Card,
-               rest: tuple[Card, ...], masks: list[int]) -> None:
+               rest: tuple[Card, ...], masks: list[int], after_misdeal: bool = False) -> None:
         """Set every field from a deal already checked (``__init__``) or made by :meth:`random`."""
         n = self.n = rules.players
         self.rules = rules
@@ -267,17 +286,59 @@ class State:
         """The seat that took each action of ``history``."""
         self.gifts: tuple[Gift, ...] = ()
         """The calls for best of this hand, in order (the maker's, then a lone defender's)."""
+        self.misdeal = -1
+        """The seat that called a misdeal (ace-no-face, RULES-FAMILY.md 12.4): the deal is
+        cancelled (over, no points); -1 if none."""
+        self.farmer = -1
+        """The seat that claimed the farmer's hand (RULES-FAMILY.md 12.3), -1 if none."""
+        self.farmer_gave: tuple[Card, ...] = ()
+        """The cards the farmer gave (face down into the stock), in order."""
+        self.after_misdeal = after_misdeal
+        """This deal follows a misdeal by the same dealer: it gets no ace-no-face offers."""
         self._stack: list[tuple[Any, ...]] = []
-        if rules.has_joker and up == JOKER:
-            self.phase = Phase.JOKER
-            self.to_act = dealer
+        self.phase = _BID1
+        self.to_act = (dealer + 1) % n
+        if rules.ace_no_face and not after_misdeal:
+            self._offer_misdeal(1)
         else:
-            self.phase = Phase.BID1
-            self.to_act = (dealer + 1) % n
+            self._offer_farmer()
+
+    def _offer_misdeal(self, first: int) -> None:
+        """The next ace-no-face offer, in turn from the dealer's left, to the seats ``first``
+        places or more from the dealer (1: the dealer's left; the dealer is last, at ``n``), else
+        the farmer's offer."""
+        n, dealer = self.n, self.dealer
+        for k in range(first, n + 1):
+            seat = (dealer + k) % n
+            ranks = [CARDS[c].rank for c in iter_mask(self.hands[seat])]
+            if not _FACES.intersection(ranks) and ranks.count(7) <= 1:
+                self.phase = _MISDEAL_OFFER
+                self.to_act = seat
+                return
+        self._offer_farmer()
+
+    def _offer_farmer(self) -> None:
+        """The farmer's offer to a seat holding only 9s and 10s, else the bidding."""
+        if self.rules.farmers_hand:
+            for k in range(1, self.n + 1):
+                seat = (self.dealer + k) % self.n
+                if all(CARDS[c].rank in (2, 3) for c in iter_mask(self.hands[seat])):
+                    self.phase = _FARMER_OFFER
+                    self.to_act = seat
+                    return
+        self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        if self.rules.has_joker and self.up_card == JOKER:
+            self.phase = _JOKER
+            self.to_act = self.dealer
+        else:
+            self.phase = _BID1
+            self.to_act = (self.dealer + 1) % self.n
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def random(cls, rules: Rules, *, dealer: int, rng: random.Random) -> State:
+    def random(cls, rules: Rules, *, dealer: int, rng: random.Random, after_misdeal: bool = False) -> State:
         """A shuffled deal, dealt 3-2-3-2 then 2-3-2-3 from the dealer's left (two players: 3-2
         then 2-3; three players: 3-2-3 then 2-3-2)."""
         n = rules.players
@@ -295,13 +356,15 @@ class State:
             masks[seat] = 1 << c1 | 1 << c2 | 1 << c3 | 1 << c4 | 1 << c5
         pos = HAND_SIZE * n
         s = cls.__new__(cls)
-        s._setup(rules, dealer, tuple(hands), cards[pos], tuple(cards[pos + 1:]), masks)
+        s._setup(rules, dealer, tuple(hands), cards[pos], tuple(cards[pos + 1:]), masks, after_misdeal)
         return s
 
     @classmethod
-    def from_deal(cls, rules: Rules, deal: Deal) -> State:
-        """A fresh hand from a :class:`Deal`."""
-        return cls(rules, dealer=deal.dealer, hands=deal.hands, up_card=deal.up_card, stock=deal.stock)
+    def from_deal(cls, rules: Rules, deal: Deal, *, after_misdeal: bool = False) -> State:
+        """A fresh hand from a :class:`Deal` (``after_misdeal``: the redeal after a misdeal, which
+        gets no ace-no-face offers)."""
+        return cls(rules, dealer=deal.dealer, hands=deal.hands, up_card=deal.up_card, stock=deal.stock,
+                   after_misdeal=after_misdeal)
 
     def copy(self, *, stack: bool = True) -> State:
         """An independent copy; ``stack=False`` drops the undo history (cheaper, for search)."""
@@ -329,6 +392,10 @@ class State:
         s.history = self.history[:]
         s.seats = self.seats[:]
         s.gifts = self.gifts
+        s.misdeal = self.misdeal
+        s.farmer = self.farmer
+        s.farmer_gave = self.farmer_gave
+        s.after_misdeal = self.after_misdeal
         s._stack = self._stack[:] if stack else []
         return s
 
@@ -372,7 +439,13 @@ class State:
     @property
     def thrown_in(self) -> bool:
         """Everyone passed twice: no one scores and the deal passes on."""
-        return self.phase is _OVER and self.maker < 0
+        return self.phase is _OVER and self.maker < 0 and self.misdeal < 0
+
+    @property
+    def misdealt(self) -> bool:
+        """A misdeal was called (ace-no-face): the deal is cancelled, not a hand; the same dealer
+        deals again (RULES-FAMILY.md 12.4)."""
+        return self.misdeal >= 0
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards now, in display order."""
@@ -423,6 +496,8 @@ class State:
             return ORDER_ALONE
         if t == "alone" and phase is Phase.DEFEND:
             return DEFEND_ALONE
+        if t in ("m", "k") and phase in OFFER_PHASES:
+            return MISDEAL if t == "m" else KEEP
         try:
             return Action.parse(t)
         except InvalidActionError:
@@ -441,7 +516,9 @@ class State:
             else:
                 if phase is Phase.GIVE:
                     return GIVE_ACTIONS[c]
-                return DISCARD_ACTIONS[c] if phase in (Phase.DISCARD, Phase.BEST_DISCARD) else PLAY_ACTIONS[c]
+                if phase in (Phase.DISCARD, Phase.BEST_DISCARD, Phase.FARMER_GIVE):
+                    return DISCARD_ACTIONS[c]
+                return PLAY_ACTIONS[c]
             try:
                 return call(parse_trump(words[0]))
             except InvalidActionError:
@@ -470,6 +547,12 @@ class State:
         if k is Kind.GIVE:
             if self.phase is not Phase.GIVE:
                 return f"no card is given now: it is {self.phase_words()}; you may: {options}"
+            return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
+        if k in (Kind.MISDEAL, Kind.KEEP, Kind.FARMER):
+            if self.phase not in OFFER_PHASES:
+                return f"nothing is offered now: it is {self.phase_words()}; you may: {options}"
+            return f"{a} is not offered now ({self.phase_words()}); you may: {options}"
+        if k is Kind.DISCARD and self.phase is Phase.FARMER_GIVE:
             return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k is Kind.DISCARD and self.phase is Phase.BEST_DISCARD:
             return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
@@ -515,6 +598,10 @@ class State:
             Phase.GIVE: "call for best: the partner's choice of a card to give",
             Phase.BEST_DISCARD: "call for best: the lone player's discard",
             Phase.CALL_FOR_BEST: "call for best",
+            Phase.MISDEAL_OFFER: "the offer of a misdeal (ace, no face)",
+            Phase.FARMER_OFFER: "the offer of the farmer's hand",
+            Phase.FARMER_GIVE: "the farmer's hand: the farmer's choice of three cards to give",
+            Phase.OFFERS: "offers",
         }[self.phase]
 
     def _push(self, a: Action) -> None:
@@ -532,6 +619,7 @@ class State:
                 ph, seat, self.trump, self.maker, self.alone, self.out,
                 self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
                 self.trick[:], self.won[:], len(self.tricks), self.points, self.gifts,
+                self.misdeal, self.farmer, self.farmer_gave,
             ))
         _APPLY[ph](self, seat, a)  # a finished hand raises here, changing nothing
         self.history.append(a)
@@ -660,7 +748,8 @@ class State:
         else:
             (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
              self.lone_defender, self.up_taken, self.discarded, hands, self.leader,
-             trick, won, ntricks, self.points, self.gifts) = record
+             trick, won, ntricks, self.points, self.gifts, self.misdeal, self.farmer,
+             self.farmer_gave) = record
             # Copies: the snapshot may be shared with copies of this state (copy() shares records).
             self.hands = hands[:]
             self.trick = trick[:]
@@ -685,7 +774,8 @@ class State:
             self.dealer, self.deal, tuple(self.hands), self.up_card, self.phase, self.to_act,
             self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_taken,
             self.discarded, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.won),
-            self.points, tuple(self.history), self.gifts,
+            self.points, tuple(self.history), self.gifts, self.misdeal, self.farmer, self.farmer_gave,
+            self.after_misdeal,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -700,8 +790,9 @@ class State:
 
 
     def result(self) -> HandResult | None:
-        """How the hand ended (:class:`~euchre.results.HandResult`), or ``None`` while it is played."""
-        return HandResult.of(self) if self.phase is _OVER else None
+        """How the hand ended (:class:`~euchre.results.HandResult`), or ``None`` while it is played
+        and for a deal cancelled by a misdeal (not a hand: RULES-FAMILY.md 12.4)."""
+        return HandResult.of(self) if self.phase is _OVER and self.misdeal < 0 else None
 
 
 # --- the phases ---------------------------------------------------------------------------------
@@ -925,6 +1016,52 @@ def _apply_call_for_best(s: State, seat: int, a: Action) -> None:
     raise IllegalActionError("call for best as another seat sees it is a view's phase; no state stands there")
 
 
+def _legal_misdeal_offer(s: State) -> list[Action]:
+    return [MISDEAL, KEEP]
+
+
+def _apply_misdeal_offer(s: State, seat: int, a: Action) -> None:
+    if a == MISDEAL:  # the deal is cancelled: no points; the game deals again (RULES-FAMILY.md 12.4)
+        s.misdeal = seat
+        s.phase = _OVER
+        s.to_act = -1
+    else:
+        s._offer_misdeal((seat - s.dealer - 1) % s.n + 2)
+
+
+def _legal_farmer_offer(s: State) -> list[Action]:
+    return [KEEP, FARMER]
+
+
+def _apply_farmer_offer(s: State, seat: int, a: Action) -> None:
+    if a == FARMER:
+        s.farmer = seat
+        s.phase = _FARMER_GIVE
+    else:
+        s._start_bidding()
+
+
+def _legal_farmer_give(s: State) -> list[Action]:
+    return [DISCARD_ACTIONS[c] for c in iter_mask(s.hands[s.to_act])]
+
+
+def _apply_farmer_give(s: State, seat: int, a: Action) -> None:
+    card = CARDS[a - DISCARD_OFFSET]
+    s.hands[seat] &= ~(1 << card)
+    s.farmer_gave = (*s.farmer_gave, card)
+    if len(s.farmer_gave) == 3:  # the farmer takes the three cards under the up card (no decision)
+        s.hands[seat] |= mask_of(s.deal.stock)
+        s._start_bidding()
+
+
+def _legal_offers(s: State) -> list[Action]:
+    return []
+
+
+def _apply_offers(s: State, seat: int, a: Action) -> None:
+    raise IllegalActionError("the offers as another seat sees them is a view's phase; no state stands there")
+
+
 def _legal_over(s: State) -> list[Action]:
     return []
 
@@ -954,6 +1091,10 @@ _UNITS: dict[Phase, _Unit] = {
     Phase.GIVE: _Unit(_legal_give, _apply_give),
     Phase.BEST_DISCARD: _Unit(_legal_best_discard, _apply_best_discard),
     Phase.CALL_FOR_BEST: _Unit(_legal_call_for_best, _apply_call_for_best),
+    Phase.MISDEAL_OFFER: _Unit(_legal_misdeal_offer, _apply_misdeal_offer),
+    Phase.FARMER_OFFER: _Unit(_legal_farmer_offer, _apply_farmer_offer),
+    Phase.FARMER_GIVE: _Unit(_legal_farmer_give, _apply_farmer_give),
+    Phase.OFFERS: _Unit(_legal_offers, _apply_offers),
 }
 """The unit of each phase."""
 _LEGAL = tuple(_UNITS[p].legal for p in Phase)

@@ -344,6 +344,11 @@ def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str
     if view.phase is Phase.CALL_FOR_BEST:
         parts.append(Text("Call for best: a card is being passed to the lone player, who then discards one.",
                           style="dim"))
+    if view.phase is Phase.OFFERS:  # house rules ace_no_face / farmers_hand: an offer is pending
+        parts.append(Text("Offers: a player may be offered a misdeal or the farmer's hand.", style="dim"))
+    if view.farmer >= 0:
+        took = f" (you took {' '.join(map(str, view.farmer_took))})" if view.farmer_took else ""
+        parts.append(Text(f"Farmer's hand: {names[view.farmer]} held only nines and tens{took}.", style="dim"))
     if view.phase is Phase.PLAY or view.tricks:
         parts += [_trick_line(view, names), _tricks_line(view, names)]
     if view.seat is not None:

@@ -94,6 +94,17 @@ class PlayerView:
     them: ``(giver, receiver, card given, card discarded)``. The giver sees the card given; the
     receiver sees it and the discard; every other seat sees a call for best only once its discard
     is made, with both cards ``None``, and never whether the engine or the giver picked the card."""
+    misdeal: int = -1
+    """The seat that called a misdeal (house rule ``ace_no_face``, RULES-FAMILY.md 12.4), -1 if none."""
+    misdeal_hand: tuple[Card, ...] = ()
+    """The misdeal caller's five cards, shown to all (RULES-FAMILY.md 12.7)."""
+    farmer: int = -1
+    """The seat that claimed the farmer's hand (house rule ``farmers_hand``), -1 if none: everyone
+    learns it held only 9s and 10s."""
+    farmer_gave: tuple[Card, ...] = ()
+    """The cards the farmer gave into the stock, in the farmer's own view only."""
+    farmer_took: tuple[Card, ...] = ()
+    """The three cards the farmer took from under the up card, in the farmer's own view only."""
 
     @classmethod
     def of(cls, state: State, seat: int | None, *, game: Game | None = None) -> PlayerView:
@@ -103,6 +114,7 @@ class PlayerView:
         acts = seat_actions(state, seat)
         own = own_hand(state, seat)
         phase, to_act = seat_phase(state, seat)
+        misdeal_hand, gave, took = seat_offers(state, seat)
         if game is not None:
             idx = next(i for i, h in enumerate(game.hands) if h is state)
             scores = list(game.initial_scores)
@@ -140,6 +152,11 @@ class PlayerView:
             scores=tuple(scores),
             hand_number=hand_number,
             gifts=seat_gifts(state, seat),
+            misdeal=state.misdeal,
+            misdeal_hand=misdeal_hand,
+            farmer=state.farmer,
+            farmer_gave=gave,
+            farmer_took=took,
         )
 
     @property
@@ -239,6 +256,8 @@ class PlayerView:
             known |= 1 << c
         if self.discard is not None:
             known |= 1 << self.discard
+        for c in self.farmer_gave:
+            known |= 1 << c
         for _, _, _, buried in self.gifts:
             if buried is not None:
                 known |= 1 << buried
@@ -262,6 +281,9 @@ class PlayerView:
         if self.gifts or self.phase in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST):
             raise DealError("resampling does not cover a hand with a call for best (house rule "
                             "call_for_best): its gifts and discards are not sampled")
+        if self.misdeal >= 0 or self.farmer >= 0 or self.phase in _OFFERED:
+            raise DealError("resampling does not cover the offers (house rules ace_no_face and "
+                            "farmers_hand): a pending offer, a misdeal or a farmer's exchange is not sampled")
         rules = self.rules
         n = rules.players
         dealer = self.dealer
@@ -407,13 +429,18 @@ def seat_actions(state: State, seat: int | None) -> tuple[tuple[int, Action | No
     """Every action with its seat; a discard is known only to the seat that made it. A chosen
     gift (call for best) is listed for its giver and receiver only: the others learn of every
     gift the same way, from :func:`seat_gifts`, so they cannot tell a chosen gift from a forced one."""
-    if not state.gifts:
+    if not state.gifts and not (state.rules.ace_no_face or state.rules.farmers_hand):
         return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
                      for s, a in zip(state.seats, state.history, strict=True))
+    if not state.gifts:  # an offer's "keep" is seen by the offered seat alone (RULES-FAMILY.md 12.7)
+        return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
+                     for s, a in zip(state.seats, state.history, strict=True)
+                     if a.kind is not Kind.KEEP or s == seat)
     partner = state.rules.partner(seat) if seat is not None else None
     return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
                  for s, a in zip(state.seats, state.history, strict=True)
-                 if a.kind is not Kind.GIVE or s == seat or s == partner)
+                 if (a.kind is not Kind.GIVE or s == seat or s == partner)
+                 and (a.kind is not Kind.KEEP or s == seat))
 
 
 def seat_gifts(state: State, seat: int | None) -> tuple[tuple[int, int, Card | None, Card | None], ...]:
@@ -432,6 +459,21 @@ def seat_gifts(state: State, seat: int | None) -> tuple[tuple[int, int, Card | N
 
 
 _PENDING = (Phase.GIVE, Phase.BEST_DISCARD)
+_OFFERED = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER, Phase.FARMER_GIVE, Phase.OFFERS)
+
+
+def seat_offers(state: State, seat: int | None) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The cards of the offers as ``seat`` knows them (RULES-FAMILY.md 12.7): ``(the misdeal
+    caller's five cards, the cards the farmer gave, the cards the farmer took)``. A misdeal and its
+    caller's cards are public, and so is a farmer's claim (``state.farmer``); the cards the farmer
+    gave and took are the farmer's alone."""
+    shown: tuple[Card, ...] = ()
+    if state.misdeal >= 0:
+        shown = tuple(sort_hand(state.deal.hands[state.misdeal], None))
+    if state.farmer < 0 or seat != state.farmer:
+        return shown, (), ()
+    took = tuple(sort_hand(state.deal.stock, None)) if len(state.farmer_gave) == 3 else ()
+    return shown, state.farmer_gave, took
 
 
 def seat_phase(state: State, seat: int | None) -> tuple[Phase, int]:
@@ -443,6 +485,9 @@ def seat_phase(state: State, seat: int | None) -> tuple[Phase, int]:
         to_act = state.to_act
         if seat is None or (seat != to_act and seat != state.rules.partner(to_act)):
             return Phase.CALL_FOR_BEST, -1
+    elif phase is Phase.MISDEAL_OFFER or phase is Phase.FARMER_OFFER:
+        if seat is None or seat != state.to_act:  # an offer is seen by the offered seat alone
+            return Phase.OFFERS, -1
     return phase, state.to_act
 
 

@@ -175,7 +175,8 @@ def test_action_parse_errors(text: str) -> None:
 
 
 def test_action_codes_are_fixed() -> None:
-    assert NUM_ACTIONS == 116  # 79 + the four no-trump calls + 33 gives (call for best), appended
+    assert NUM_ACTIONS == 119  # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers, appended
+    assert [str(ACTIONS[i]) for i in range(116, 119)] == ["misdeal", "keep", "farmer"]
     assert str(ACTIONS[83 + C("Ah")]) == "give Ah" and ACTIONS[115].kind is Kind.GIVE
     assert [str(ACTIONS[i]) for i in range(79, 83)] == ["call n", "call n alone", "call low", "call low alone"]
     assert [str(ACTIONS[i]) for i in range(5)] == ["pass", "order", "order alone", "take", "defend alone"]

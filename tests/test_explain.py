@@ -133,6 +133,8 @@ SWITCHED: list[tuple[str, Rules, dict[str, Any], str]] = [
      "calls for the partner's best card in the same way"),
     ("best_card_free", Rules(call_for_best=True), {"best_card_free": True},
      "The partner always chooses the card to give."),
+    ("ace_no_face", Rules(), {"ace_no_face": True}, "may, in turn from the dealer's left, call a misdeal"),
+    ("farmers_hand", Rules(), {"farmers_hand": True}, "take the three cards under the up card"),
     ("super_euchre", Rules(), {"super_euchre": True, "super_euchre_points": 6},
      "give the defenders 6 points"),
     ("super_euchre", Rules.preset("cut-throat"), {"super_euchre": True}, "gives each opponent 4 points"),

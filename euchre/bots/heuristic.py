@@ -31,6 +31,8 @@ from functools import lru_cache
 
 from euchre.actions import (
     DEFEND_ALONE,
+    FARMER,
+    MISDEAL,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -282,6 +284,12 @@ class HeuristicBot(Bot):
         elif phase is Phase.BEST_DISCARD:  # call for best: bury as the dealer does
             assert view.trump is not None
             choice = discard(weakest_card([a.card for a in legal if a.card is not None], view.trump))
+        elif phase is Phase.MISDEAL_OFFER:  # ace-no-face: such a hand is weak; always redeal
+            choice = MISDEAL
+        elif phase is Phase.FARMER_OFFER:  # only 9s and 10s: three unseen cards can only help
+            choice = FARMER
+        elif phase is Phase.FARMER_GIVE:  # give the lowest cards (9s before 10s)
+            choice = discard(min((a.card for a in legal if a.card is not None), key=lambda c: (c.rank, c)))
         else:
             choice = legal[0]
         return choice if choice in legal else self._fallback(view, choice)

@@ -155,6 +155,9 @@ def win_probability(mine: int, theirs: int, target: int) -> float:
 
 _CALL_FOR_BEST = (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST)
 """The phases of a call for best, which the search leaves to the heuristic player."""
+_OFFERS = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER, Phase.FARMER_GIVE, Phase.OFFERS)
+"""The phases of the offers (house rules ``ace_no_face``, ``farmers_hand``), and with them a hand
+whose farmer exchanged (its given cards are not sampled): left to the heuristic player too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +309,7 @@ class SearchBot(Bot):
             return legal[0]
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
-        if view.gifts or view.phase in _CALL_FOR_BEST:
+        if view.gifts or view.phase in _CALL_FOR_BEST or view.farmer >= 0 or view.phase in _OFFERS:
             # Call for best (house rule): resampling does not cover its hidden gift and discard,
             # so the heuristic player decides the gift, the discard and the rest of such a hand.
             return self._policy.choose(view)

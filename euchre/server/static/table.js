@@ -21,7 +21,8 @@
   const SUMMARY_MAX = 9000;     // ms the hand-over banner stays at most
   const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
-  const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best"];
+  const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best",
+    "misdeal_offer", "farmer_offer", "farmer_give", "offers"];
   const AUTOPLAY_BEAT = 650;    // ms before a forced card is played for the player (the setting)
   // Motion, in ms at the normal speed (fast takes FAST_SCALE of each; off shows no motion at all)
   const FLY_PLAY = 280;         // a card from its seat (or your hand) to the middle
