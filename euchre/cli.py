@@ -41,8 +41,7 @@ def _add_rule_options(p: argparse.ArgumentParser) -> None:
         opt = _switch(f.name)
         doc = _FIELD_DOCS.get(f.name, "")
         if f.type in ("bool", bool):
-            g.add_argument(opt, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction, default=None,
-                           help=doc)
+            g.add_argument(opt, dest=f"rule_{f.name}", action=_Switch, default=None, help=doc)
         elif f.name == "loner_lead":
             g.add_argument(opt, dest=f"rule_{f.name}", choices=LONER_LEADS, default=None, metavar="WHO",
                            help=doc)
@@ -51,6 +50,17 @@ def _add_rule_options(p: argparse.ArgumentParser) -> None:
                            help=doc)
         else:
             g.add_argument(opt, dest=f"rule_{f.name}", type=_nonneg_int, default=None, metavar="N", help=doc)
+
+
+class _Switch(argparse.BooleanOptionalAction):
+    """``--x`` / ``--no-x`` for a rule switch. argparse's own action takes any option starting
+    with ``--no-`` for the negative, so ``--no-trump`` (the no-trump house rule) would turn its
+    rule off; here only the ``--no-`` form made from the switch's own name is the negative."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if option_string in self.option_strings:
+            setattr(namespace, self.dest, option_string == self.option_strings[0])
 
 
 def _positive_float(text: str) -> float:

@@ -368,3 +368,16 @@ def test_egn_round_trips_no_trump_and_refuses_low() -> None:
         assert egn.loads(egn.dumps(game)).replay().scores == game.scores
     with pytest.raises(RecordError, match="low no-trump"):
         egn.dumps(_random_game(LOWR, 1))
+
+
+def test_the_command_line_switch_turns_the_rule_on() -> None:
+    """``--no-trump`` is the rule's switch, not the negative of some other: argparse's own
+    optional-boolean action reads every ``--no-...`` as "off", which turned this rule off."""
+    from euchre.cli import build_parser, rules_from_args
+
+    parser = build_parser()
+    on = rules_from_args(parser.parse_args(["arena", "expert", "hard", "--no-trump", "--low-no-trump"]))
+    assert on.no_trump and on.low_no_trump
+    off = rules_from_args(parser.parse_args(["arena", "expert", "hard", "--no-no-trump"]))
+    assert not off.no_trump
+    assert not rules_from_args(parser.parse_args(["play", "--no-stick-the-dealer"])).stick_the_dealer
