@@ -189,18 +189,29 @@ SAME_COLOUR = {"c": "s", "s": "c", "d": "h", "h": "d"}
 JOKER = "Jk"
 
 
+NO_TRUMPS = ("n", "low")
+"""The reference's trumps of a hand without a trump suit (RULES-FAMILY.md 12.1): no trump, low."""
+
+
 def ref_suit(card: str, trump: str | None) -> str | None:
-    """The suit a card follows: the left bower and the Joker belong to trump (RULES.md section 2)."""
+    """The suit a card follows: the left bower and the Joker belong to trump (RULES.md section 2);
+    without a trump suit every card follows its own suit."""
     if card == JOKER:
         return trump
-    if trump is not None and card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+    if trump is not None and trump not in NO_TRUMPS and card[0] == "J" and card[1] == SAME_COLOUR[trump]:
         return trump
     return card[1]
 
 
 def ref_strength(card: str, trump: str, led: str | None) -> int:
-    """Joker > right > left > A K Q 10 9 (8 7) of trump > the led suit by rank; others cannot win."""
+    """Joker > right > left > A K Q 10 9 (8 7) of trump > the led suit by rank; others cannot win.
+    No trump: the led suit by rank, A high; low: the led suit by rank reversed, the 9 high."""
     suit = ref_suit(card, trump)
+    if trump in NO_TRUMPS:
+        if suit != led:
+            return -1
+        rank = RANK_ORDER.index(card[0])
+        return len(RANK_ORDER) - rank if trump == "low" else rank
     if suit == trump:
         if card == JOKER:
             return 40
@@ -283,6 +294,8 @@ class RefHand:
         if ph == "bid2":
             options = [] if (r.stick_the_dealer and seat == self.dealer) else ["pass"]
             suits = [s for s in "cdhs" if s != self.up[1]]
+            suits += ["n"] if getattr(r, "no_trump", False) else []
+            suits += ["low"] if getattr(r, "low_no_trump", False) else []
             options += [f"call {s}" for s in suits]
             if four and r.going_alone:
                 options += [f"call {s} alone" for s in suits]
@@ -372,7 +385,7 @@ class RefHand:
             else:
                 h.to_act = (seat + 1) % self.n
             return h
-        h._make(seat, option[5], option.endswith("alone"))
+        h._make(seat, option.split()[1], option.endswith("alone"))
         return h._after_exchange()
 
     def _take_up(self) -> RefHand:
