@@ -295,6 +295,8 @@ class LiveTable:
         self.claimed: tuple[int, int] | None = None
         """The hand (index) and seat of the latest claim."""
         self._claimable: tuple[int, bool] = (-1, False)
+        self._results_sent: dict[tuple[int, int | None, Any], dict[str, Any]] = {}
+        """The ``result`` of the state frames, by (hand, recipient seat, the hand's result)."""
         """Whether the seat to act may claim, and at which version that was worked out."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
@@ -448,12 +450,24 @@ class LiveTable:
                 last = prev["actions"][-1]
             result = None
             if finished is not None and g is not None:
-                names = [("You" if s.seat == seat else s.name) for s in self.seats]
-                words = hand_result_words(g.view(seat, finished[0]), names)
-                result = {"hand": finished[0], **finished[1].to_dict(), "words": words}
+                result = self._result_words(g, finished[0], finished[1], seat)
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
                                  "claim": claim, "undo": undo, "notes": notes, "result": result}
         return out
+
+    def _result_words(self, g: Game, hand: int, res: Any, seat: int | None) -> dict[str, Any]:
+        """The frame's ``result`` for one recipient: the hand's result with its sentence, worked
+        out once per hand and recipient (every broadcast of the next hand sends it)."""
+        key = (hand, seat, res)  # the result itself: a hand taken back and played again differs
+        cached = self._results_sent.get(key)
+        if cached is None:
+            names = [("You" if s.seat == seat else s.name) for s in self.seats]
+            words = hand_result_words(g.view(seat, hand), names)
+            cached = {"hand": hand, **res.to_dict(), "words": words}
+            if len(self._results_sent) > 64:
+                self._results_sent.clear()
+            self._results_sent[key] = cached
+        return cached
 
     def claimable(self) -> bool:
         """Whether the seat to act may claim the rest of the tricks now (worked out once a version)."""
