@@ -257,6 +257,18 @@ class Game:
         self.claims.append((seat, first, first + len(line)))
         return line
 
+    def last_claim(self) -> tuple[int, int] | None:
+        """The latest claim still standing: the index of the hand it ended, and the claimer."""
+        if not self.claims:
+            return None
+        seat, _, end = self.claims[-1]
+        count = 0
+        for i, h in enumerate(self.hands):
+            count += len(h.history)
+            if count >= end:
+                return i, seat
+        return None  # pragma: no cover - a claim's actions are in the game
+
     @property
     def action_count(self) -> int:
         """How many actions the game holds (``len(self.actions())``, without building the list)."""
@@ -357,7 +369,6 @@ class Game:
         if not hand.is_over or hand.misdealt:
             return None
         return self.elapsed[sum(1 for h in self.hands[:index] if h.is_over and not h.misdealt)]
-
 
 
 def certain_sweep(view: PlayerView) -> bool:

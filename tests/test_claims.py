@@ -71,6 +71,7 @@ def test_claim_after_trumps_are_drawn() -> None:
     assert hand.is_over and hand.maker_tricks() == 5
     assert hand.points == (2, 0) and game.scores == [2, 0]  # a march, as played out
     assert game.claims == [(0, 5, 25)]
+    assert game.last_claim() == (0, 0)  # the hand it ended, the claimer
     # The same cards pushed one by one give the same game: a claim is ordinary moves.
     for a in line:
         before.push(a)
@@ -153,7 +154,7 @@ def test_undo_never_reaches_into_a_claim_and_not_after_the_game() -> None:
     game.claim()
     assert game.undo_steps(0) == 0 and game.undo_steps(1) == 0
     game.pop()  # taking back into a claim drops the claim
-    assert game.claims == []
+    assert game.claims == [] and game.last_claim() is None
     over = Game(Rules(target=1), seed=2)
     bot = make_bot("random", seed=1)
     while not over.is_over:

@@ -292,12 +292,10 @@ class LiveTable:
         self._away: dict[int, asyncio.Task[None]] = {}
         self._sheet: tuple[int, list[dict[str, Any]]] | None = None
         """The score sheet of the finished hands, and how many there were (see :meth:`_history`)."""
-        self.claimed: tuple[int, int] | None = None
-        """The hand (index) and seat of the latest claim."""
         self._claimable: tuple[int, bool] = (-1, False)
+        """Whether the seat to act may claim, and at which version that was worked out."""
         self._results_sent: dict[tuple[int, int | None, Any], dict[str, Any]] = {}
         """The ``result`` of the state frames, by (hand, recipient seat, the hand's result)."""
-        """Whether the seat to act may claim, and at which version that was worked out."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
         self.client: str | None = None
@@ -351,16 +349,7 @@ class LiveTable:
             self.rematch = str(ev.payload["table"])
         else:
             raise ValueError(f"unknown event kind {ev.kind!r}")
-        self._note(ev)
         self._applied(ev)
-
-    def _note(self, ev: EventRow) -> None:
-        """Remember the latest claim (who, in which hand), which the state frames tell."""
-        if ev.kind == "claim" and self.game is not None and ev.seat is not None:
-            finished = [i for i, h in enumerate(self.game.hands) if h.is_over]
-            self.claimed = (finished[-1] if finished else 0, ev.seat)
-        elif ev.kind == "undo":
-            self.claimed = None
 
     def _applied(self, ev: EventRow) -> None:
         if ev.client_id is not None:
@@ -422,7 +411,7 @@ class LiveTable:
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
             "rematch": self.rematch,
             "history": self._history(g),
-            "claimed": None if self.claimed is None else {"hand": self.claimed[0], "seat": self.claimed[1]},
+            "claimed": self._claimed(g),
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -468,6 +457,12 @@ class LiveTable:
                 self._results_sent.clear()
             self._results_sent[key] = cached
         return cached
+
+    @staticmethod
+    def _claimed(g: Game | None) -> dict[str, int] | None:
+        """The frames' ``claimed``: the latest claim still standing, the hand it ended and who."""
+        last = None if g is None else g.last_claim()
+        return None if last is None else {"hand": last[0], "seat": last[1]}
 
     def claimable(self) -> bool:
         """Whether the seat to act may claim the rest of the tricks now (worked out once a version)."""
@@ -609,7 +604,6 @@ class LiveTable:
             if not ok:
                 revert()
                 raise Refusal("unavailable", "the database did not take the action; try again")
-            self._note(ev)
             self._applied(ev)
             if g.is_over:
                 self.status = "over"
