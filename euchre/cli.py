@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import json
 import random
+import re
 import shlex
 import sys
 import time
@@ -29,7 +30,7 @@ from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.saves import SavedGame, SaveError
 from euchre.state import State
 
-__all__ = ["main", "build_parser", "rules_from_args", "data_dir", "rules_words", "value_words"]
+__all__ = ["main", "build_parser", "rules_from_args", "data_dir", "rules_words", "rules_error_words", "value_words"]
 
 
 # --- rules from arguments --------------------------------------------------------------------
@@ -111,6 +112,31 @@ the default) or in the browser and online with friends (euchre serve). Games are
 quit and continue with euchre play --resume; euchre games lists them. Recorded games (our
 format, EGN) can be replayed, reviewed for mistakes (analyze) and converted, and bots can play
 each other (simulate, arena). Every common variant is a preset: see euchre rules."""
+
+
+def rules_error_words(message: str) -> str:
+    """A :class:`~euchre.errors.RulesError` message in the command line's words: the library
+    names fields and Python values (``Rules.match_games``, ``going_alone=False``, ``None``), the
+    command line its options (``--match-games``, ``--no-going-alone``).
+
+    >>> rules_error_words("Rules.call_for_best: needs going_alone=True (got True)")
+    'call for best (--call-for-best): needs --going-alone (got on)'
+    """
+    def option(name: str) -> str:
+        return "--" + name.replace("_", "-")
+
+    def field(m: re.Match[str]) -> str:
+        names = m.group(1).split("/")
+        words = "/".join(n.replace("_", " ") for n in names)
+        return f"{words} ({'/'.join(option(n) for n in names)}):"
+
+    text = re.sub(r"\bRules\.([a-z_]+(?:/[a-z_]+)*):", field, message)
+    text = re.sub(r"\b([a-z][a-z_]*)=True\b", lambda m: option(m.group(1)), text)
+    text = re.sub(r"\b([a-z][a-z_]*)=False\b", lambda m: "--no-" + m.group(1).replace("_", "-"), text)
+    text = re.sub(r"\b([a-z][a-z_]*)=(\d+)\b", lambda m: f"{option(m.group(1))} {m.group(2)}", text)
+    text = re.sub(r"(--[a-z-]+) \(\1\)", r"\1", text)  # "set --no-going-alone (--no-going-alone)"
+    text = text.replace(", or None", "").replace("(got True)", "(got on)").replace("(got False)", "(got off)")
+    return text
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
@@ -326,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "convert":
             return _cmd_convert(args, parser)
     except RulesError as e:
-        parser.exit(2, f"euchre: error: {e}\n")
+        parser.exit(2, f"euchre: error: {rules_error_words(str(e))}\n")
     except RecordError as e:
         print(f"euchre: invalid record: {e}", file=sys.stderr)
         return 1

@@ -618,7 +618,7 @@ def _recorded_discard(st: State, bidding: dict[str, Any], where: str) -> Card | 
             why = "nobody made trump"
         elif not st.is_active(st.dealer):
             why = "the dealer sits out while the partner plays alone"
-        elif not st.up_taken:
+        elif not st.up_card_taken:
             why = "trump was named in round 2, so nobody took the up card"
         else:  # pragma: no cover
             why = "the dealer did not take the up card"
@@ -718,8 +718,8 @@ def _read_tricks(st: State, tricks: list[Any], initial_lead: Any, recorded_disca
             label = f"{tw}: seat {seat} played {c}"
             if c in played:
                 raise RecordError(f"{label}: {c} was already played at trick {played[c] + 1}")
-            if c == up and not (st.up_taken and seat == dealer):
-                if st.up_taken:
+            if c == up and not (st.up_card_taken and seat == dealer):
+                if st.up_card_taken:
                     why = f"only the dealer (seat {dealer}) holds it after taking it up"
                 elif not st.is_active(dealer):
                     why = "the dealer sits out, so it stays in the stock"

@@ -135,8 +135,8 @@ def view_dicts(game: Game, seats: Sequence[int | None], hand: int = -1) -> dict[
         d = dict(public)
         d["seat"] = seat
         d["hand"] = [str(c) for c in own_hand(state, seat)]
-        if seat == state.dealer and state.discarded is not None:
-            d["discard"] = str(state.discarded)
+        if seat == state.dealer and state.discard is not None:
+            d["discard"] = str(state.discard)
             d["actions"] = [{"seat": s, "action": None if a is None else str(a)}
                             for s, a in seat_actions(state, seat)]
         if state.gifts or state.phase in (Phase.GIVE, Phase.BEST_DISCARD):  # call for best: by seat

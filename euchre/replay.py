@@ -117,8 +117,8 @@ class Timeline:
 def _up_fate(state: State) -> str:
     """What became of the up card so far (a key of :data:`UP_CARD_WORDS`), read off the state."""
     up = state.up_card
-    if state.up_taken:
-        if state.discarded == up:
+    if state.up_card_taken:
+        if state.discard == up:
             return "buried"
         if any(c == up for t in state.tricks for c in t.cards) or any(c == up for _, c in state.trick):
             return "played"
@@ -143,7 +143,7 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "up_card": str(state.up_card),
         "up_fate": fate,
         "up_fate_words": UP_CARD_WORDS[fate],
-        "discard": None if state.discarded is None else str(state.discarded),
+        "discard": None if state.discard is None else str(state.discard),
         "trump": None if state.trump is None else trump_letter(state.trump),
         "maker": state.maker if state.maker >= 0 else None,
         "alone": state.alone,
@@ -154,7 +154,7 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "trick": [{"seat": s, "card": str(c)} for s, c in state.trick],
         "tricks": [{"leader": t.leader, "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
                     "winner": t.winner} for t in state.tricks],
-        "tricks_won": list(state.won),
+        "tricks_won": list(state.tricks_won),
         "points": None if state.points is None else list(state.points),
         "scores": list(scores),
     }

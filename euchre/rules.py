@@ -201,7 +201,7 @@ class Rules:
         if len(endings) != 1:
             raise RulesError(
                 "Rules.target/duration/deals: a game has exactly one ending "
-                f"(a target score, a duration or a number of deals); got {endings or 'none'}"
+                f"(a target score, a duration or a number of deals); got {' and '.join(endings) or 'none'}"
             )
         for name, unit in (("target", "points"), ("deals", "played hands")):
             value = getattr(self, name)

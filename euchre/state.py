@@ -214,8 +214,8 @@ class State:
 
     __slots__ = (
         "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
-        "alone", "out", "lone_defender", "up_taken", "discarded", "leader", "trick", "tricks",
-        "won", "points", "history", "seats", "gifts", "misdeal", "farmer", "farmer_gave", "after_misdeal",
+        "alone", "out", "lone_defender", "up_card_taken", "discard", "leader", "trick", "tricks",
+        "tricks_won", "points", "history", "seats", "gifts", "misdeal", "farmer", "farmer_gave", "after_misdeal",
         "_stack",
     )
 
@@ -274,12 +274,12 @@ class State:
         self.alone = False
         self.out = 0
         self.lone_defender = -1
-        self.up_taken = False
-        self.discarded: Card | None = None
+        self.up_card_taken = False
+        self.discard: Card | None = None
         self.leader = -1
         self.trick: list[tuple[int, Card]] = []
         self.tricks: list[Trick] = []
-        self.won = [0] * n
+        self.tricks_won = [0] * n
         self.points: tuple[int, ...] | None = None
         self.history: list[Action] = []
         self.seats: list[int] = []
@@ -382,12 +382,12 @@ class State:
         s.alone = self.alone
         s.out = self.out
         s.lone_defender = self.lone_defender
-        s.up_taken = self.up_taken
-        s.discarded = self.discarded
+        s.up_card_taken = self.up_card_taken
+        s.discard = self.discard
         s.leader = self.leader
         s.trick = self.trick[:]
         s.tricks = self.tricks[:]
-        s.won = self.won[:]
+        s.tricks_won = self.tricks_won[:]
         s.points = self.points
         s.history = self.history[:]
         s.seats = self.seats[:]
@@ -617,8 +617,8 @@ class State:
         if ph is not _PLAY and ph is not _OVER:
             self._stack.append((
                 ph, seat, self.trump, self.maker, self.alone, self.out,
-                self.lone_defender, self.up_taken, self.discarded, self.hands[:], self.leader,
-                self.trick[:], self.won[:], len(self.tricks), self.points, self.gifts,
+                self.lone_defender, self.up_card_taken, self.discard, self.hands[:], self.leader,
+                self.trick[:], self.tricks_won[:], len(self.tricks), self.points, self.gifts,
                 self.misdeal, self.farmer, self.farmer_gave,
             ))
         _APPLY[ph](self, seat, a)  # a finished hand raises here, changing nothing
@@ -634,7 +634,7 @@ class State:
 
     def _take_up(self) -> None:
         self.hands[self.dealer] |= 1 << self.up_card
-        self.up_taken = True
+        self.up_card_taken = True
         self.phase = _DISCARD
         self.to_act = self.dealer
 
@@ -701,7 +701,7 @@ class State:
 
     def maker_tricks(self) -> int:
         """Tricks won so far by the maker's side (the maker alone when there are no partners)."""
-        won = self.won
+        won = self.tricks_won
         partner = self.rules.partner(self.maker)
         return won[self.maker] + (0 if partner is None else won[partner])
 
@@ -740,20 +740,20 @@ class State:
                 done = self.tricks.pop()
                 self.trick = list(done.plays[:-1])
                 self.leader = done.leader
-                self.won[done.winner] -= 1
+                self.tricks_won[done.winner] -= 1
                 self.phase = _PLAY
                 self.points = None
             else:
                 self.trick.pop()
         else:
             (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
-             self.lone_defender, self.up_taken, self.discarded, hands, self.leader,
+             self.lone_defender, self.up_card_taken, self.discard, hands, self.leader,
              trick, won, ntricks, self.points, self.gifts, self.misdeal, self.farmer,
              self.farmer_gave) = record
             # Copies: the snapshot may be shared with copies of this state (copy() shares records).
             self.hands = hands[:]
             self.trick = trick[:]
-            self.won = won[:]
+            self.tricks_won = won[:]
             del self.tricks[ntricks:]
         self.seats.pop()
         return self.history.pop()
@@ -765,15 +765,15 @@ class State:
     # --- who did what --------------------------------------------------------------------------
     def tricks_taken(self, side: int) -> int:
         """Tricks won by a side."""
-        won = self.won
+        won = self.tricks_won
         return sum(won[s] for s in self.rules.seats_of(side))
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (for equality checks after undo)."""
         return (
             self.dealer, self.deal, tuple(self.hands), self.up_card, self.phase, self.to_act,
-            self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_taken,
-            self.discarded, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.won),
+            self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_card_taken,
+            self.discard, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.tricks_won),
             self.points, tuple(self.history), self.gifts, self.misdeal, self.farmer, self.farmer_gave,
             self.after_misdeal,
         )
@@ -844,7 +844,7 @@ def _apply_play(s: State, seat: int, a: Action) -> None:
             if (e == t or e == led) and pw[c] > best:
                 best = pw[c]
                 winner = p
-        s.won[winner] += 1
+        s.tricks_won[winner] += 1
         done = Trick(s.leader, tuple(trick), winner)
         s._stack.append((seat, before, done))
         tricks = s.tricks
@@ -885,7 +885,7 @@ def _apply_bid1(s: State, seat: int, a: Action) -> None:
     elif s.out >> s.dealer & 1:
         if s.rules.call_for_best:  # RULES-FAMILY.md 12.2 step 1: the dealer adds the up card, no discard
             s.hands[s.dealer] |= 1 << s.up_card
-            s.up_taken = True
+            s.up_card_taken = True
         s._after_exchange()
     else:
         s._take_up()
@@ -937,7 +937,7 @@ def _legal_discard(s: State) -> list[Action]:
 def _apply_discard(s: State, seat: int, a: Action) -> None:
     card = CARDS[a - DISCARD_OFFSET]
     s.hands[s.dealer] &= ~(1 << card)
-    s.discarded = card
+    s.discard = card
     s._after_exchange()
 
 

@@ -162,7 +162,7 @@ def test_sitting_out_dealer_adds_the_up_card_then_gives() -> None:
     hands = [DEALER, "9s Ad Kd Qd Qc", MAKER, "Jd Qh 9c 9d Td"]
     s = state(CFB, hands, "Th")
     push_all(s, ["pass", "order alone"])  # seat 2, the dealer's partner, alone
-    assert s.up_taken and s.discarded is None
+    assert s.up_card_taken and s.discard is None
     g = s.gifts[0]
     assert (g.giver, g.receiver, g.card, g.forced) == (0, 2, C("Th"), True)  # the up card is the gift
     assert s.hands[0].bit_count() == 5 and s.hands[2].bit_count() == 6
@@ -177,7 +177,7 @@ def test_without_call_for_best_the_up_card_stays_in_the_stock() -> None:
     s = state(Rules(), hands, "Th")
     s.push("pass")
     s.push("order alone")
-    assert not s.up_taken and s.phase is Phase.PLAY
+    assert not s.up_card_taken and s.phase is Phase.PLAY
 
 
 def test_lone_dealer_discards_twice() -> None:
@@ -190,7 +190,7 @@ def test_lone_dealer_discards_twice() -> None:
     assert s.phase is Phase.BEST_DISCARD and s.to_act == 0 and s.gifts[0].card == C("Jd")
     assert discard(C("Th")) in s.legal_actions()  # the switch governs the first discard only
     push_all(s, ["discard Th"])
-    assert s.phase is Phase.PLAY and s.hands[0].bit_count() == 5 and s.discarded == C("Kc")
+    assert s.phase is Phase.PLAY and s.hands[0].bit_count() == 5 and s.discard == C("Kc")
 
 
 # --- defend alone after the maker's call for best ---------------------------------------------
@@ -326,8 +326,8 @@ def hidden_from(s: State, seat: int | None) -> set[Card]:
     for other in range(s.n):
         if other != seat:
             hidden |= set(iter_mask(s.hands[other]))
-    if s.discarded is not None and seat != s.dealer:
-        hidden.add(s.discarded)
+    if s.discard is not None and seat != s.dealer:
+        hidden.add(s.discard)
     for g in s.gifts:
         if g.discard is not None and seat != g.receiver:
             hidden.add(g.discard)
@@ -340,9 +340,9 @@ def hidden_from(s: State, seat: int | None) -> set[Card]:
 def conserved(s: State) -> None:
     parts = [c for h in s.hands for c in iter_mask(h)]
     parts += [c for t in s.tricks for _, c in t.plays] + [c for _, c in s.trick]
-    parts += [s.discarded] if s.discarded is not None else []
+    parts += [s.discard] if s.discard is not None else []
     parts += [g.discard for g in s.gifts if g.discard is not None] + list(s.deal.stock)
-    if not s.up_taken:
+    if not s.up_card_taken:
         parts.append(s.up_card)
     assert sorted(parts) == deck_cards(s.rules.deck)
 

@@ -232,7 +232,7 @@ def test_parse_action_shortcuts() -> None:
     assert s.parse_action("9d") == Action.parse("discard 9d")
     assert s.parse_action("10c") == Action.parse("discard Tc")
     s.push("9d")
-    assert s.phase is Phase.PLAY and s.discarded == C("9d")
+    assert s.phase is Phase.PLAY and s.discard == C("9d")
     assert s.parse_action("jh") == Action.parse("play Jh")
     s.push("Jh")
     assert s.trick[-1] == (1, C("Jh"))

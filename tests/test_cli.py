@@ -560,3 +560,22 @@ def test_serve_without_the_server_extra_says_how_to_install_it() -> None:
     play = subprocess.run([sys.executable, "-c", blocker.replace("['serve', '--port', '0']", "['rules']")],
                           capture_output=True, text=True, timeout=60)
     assert play.returncode == 0 and "american" in play.stdout, play.stderr
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["simulate", "--match-games", "0"], "(--match-games): must be a whole number of games from 1 to 99 (got 0)"),
+    (["simulate", "--call-for-best", "--no-going-alone"], "call for best (--call-for-best): needs --going-alone"),
+    (["simulate", "--players", "3", "--going-alone"], "set --no-going-alone, or use its preset (got on)"),
+    (["simulate", "--no-trump", "--deck", "32"], "needs the 24-card deck (--deck 24)"),
+    (["simulate", "--target", "5", "--duration", "3"], "got target and duration"),
+])
+def test_rules_errors_speak_in_options(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad combination of switches is named by the options the user typed, never by the
+    library's field names and Python values (``or None``, ``going_alone=False``, ``True``)."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err
+    for python in ("Rules.", "None", "True", "False", "=", "["):
+        assert python not in err

@@ -104,7 +104,7 @@ def test_a_no_trump_trick_is_won_by_the_highest_card_of_the_led_suit_jack_betwee
     s = to_round2(deal())
     s.push("call n")
     assert s.trump == NO_TRUMP and s.maker == 1 and s.phase is Phase.PLAY and s.to_act == 1
-    assert not s.up_taken and s.discarded is None  # round 2: nobody takes the up card
+    assert not s.up_card_taken and s.discard is None  # round 2: nobody takes the up card
     s.push("play Tc")
     assert strs(s.legal_actions()) == ["play 9c", "play Jc", "play Qc", "play Kc"]  # clubs only, the 9d is not one
     s.push("play Jc")

@@ -306,8 +306,8 @@ def conserved(s: State) -> None:
         out |= mask_of(t.cards)
     out |= mask_of(c for _, c in s.trick)
     out |= mask_of(s.farmer_gave)
-    if s.discarded is not None:
-        out |= 1 << s.discarded
+    if s.discard is not None:
+        out |= 1 << s.discard
     for gift in s.gifts:
         if gift.discard is not None:
             out |= 1 << gift.discard

@@ -107,7 +107,7 @@ def play_hand(variant: str, rules: Rules, game, seed: int, index: int, stats: Co
         if alone_pending is not None and s.phase is not Phase.DISCARD:
             if os_legal and os_legal[0] < OS_PASS:
                 # (c) OpenSpiel's dealer discards although ours sits out: played, not compared.
-                assert s.alone and s.maker == (s.dealer + 2) % 4 and not s.up_taken, where
+                assert s.alone and s.maker == (s.dealer + 2) % 4 and not s.up_card_taken, where
                 assert cur == s.dealer, where
                 o.apply_action_with_legality_check(rng.choice(os_legal))
                 stats["partner loner: OpenSpiel discard not compared"] += 1

@@ -147,11 +147,11 @@ def check_conservation(s: State) -> None:
     for h in s.hands:
         parts.extend(iter_mask(h))
     parts.extend(played_cards(s))
-    if s.discarded is not None:
-        parts.append(s.discarded)
+    if s.discard is not None:
+        parts.append(s.discard)
     parts.extend(g.discard for g in s.gifts if g.discard is not None)  # call for best
     parts.extend(s.deal.stock)
-    if not s.up_taken:
+    if not s.up_card_taken:
         parts.append(s.up_card)
     assert len(parts) == len(set(parts)), "a card is in two places"
     assert sorted(parts) == deck_cards(s.rules.deck)
@@ -204,8 +204,8 @@ def hidden_from(s: State, seat: int | None) -> set[Card]:
     for other in range(s.n):
         if other != seat:
             hidden |= set(iter_mask(s.hands[other]))
-    if s.discarded is not None and seat != s.dealer:
-        hidden.add(s.discarded)
+    if s.discard is not None and seat != s.dealer:
+        hidden.add(s.discard)
     for g in s.gifts:  # call for best: the giver knows the card, the receiver also the discard
         if g.discard is not None and seat != g.receiver:
             hidden.add(g.discard)
@@ -249,7 +249,7 @@ def check_view(s: State, seat: int | None) -> PlayerView:
         assert not set(cards) & hidden, f"field {f.name} holds a hidden card"
     if seat is not None:
         assert set(v.hand) == set(iter_mask(s.hands[seat]))
-        assert (s.discarded is not None and seat == s.dealer) == (v.discard is not None)
+        assert (s.discard is not None and seat == s.dealer) == (v.discard is not None)
     return v
 
 
@@ -335,7 +335,7 @@ def test_random_hand_invariants(rules: Rules, seed: int, dealer: int, joker_up: 
         assert t.plays[trick_winner_index(t.cards, s.trump)][0] == t.winner  # type: ignore[arg-type]
     for earlier, later in zip(s.tricks, s.tricks[1:], strict=False):
         assert later.leader == earlier.winner
-    assert sum(s.won) == 5
+    assert sum(s.tricks_won) == 5
     assert s.points == ref_points(s)
     if rules.players == 3:
         assert not s.sitting_out
@@ -354,9 +354,9 @@ def test_random_hand_invariants(rules: Rules, seed: int, dealer: int, joker_up: 
     # a dealer sitting out adds the round-1 up card without a discard (RULES-FAMILY.md 12.2 step 1)
     dealer_out = s.maker == (s.dealer + 2) % 4 and s.alone and rules.players == 4
     adds_up = dealer_out and rules.call_for_best and s.trump == s.up_card.suit
-    assert s.up_taken == (s.discarded is not None or adds_up)
+    assert s.up_card_taken == (s.discard is not None or adds_up)
     if dealer_out and not adds_up:
-        assert not s.up_taken  # the dealer sat out and left the up card in the stock
+        assert not s.up_card_taken  # the dealer sat out and left the up card in the stock
     # pop all the way back to the deal
     while s.history:
         s.pop()

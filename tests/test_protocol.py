@@ -80,8 +80,8 @@ def played_game_with_views(rules: Rules, seed: int) -> tuple[Game, list[tuple[Pl
             known = set(public)
             if seat is not None:
                 known |= set(view.hand)
-                if seat == state.dealer and state.discarded is not None:
-                    known.add(state.discarded)
+                if seat == state.dealer and state.discard is not None:
+                    known.add(state.discard)
             views.append((view, frozenset(known)))
 
     while not game.is_over:

@@ -73,10 +73,10 @@ def test_the_dealer_keeps_the_up_card_and_the_buried_card_stays_hidden() -> None
     for i in range(200):
         sample = view.resample(random.Random(i))
         assert sample.hands[0] >> s.up_card & 1
-        buried[sample.discarded] += 1
+        buried[sample.discard] += 1
     assert len(buried) > 3  # the buried card is not leaked: it varies over samples
     own = PlayerView.of(s, 0).resample(random.Random(1))
-    assert own.discarded == s.discarded  # the dealer knows its own discard
+    assert own.discard == s.discard  # the dealer knows its own discard
 
 
 def test_a_dealer_who_may_bury_the_up_card_sometimes_did_in_samples() -> None:

@@ -97,7 +97,7 @@ def test_right_bower_beats_left_bower_beats_ace_of_trump() -> None:
         (2, "Kd Js Qc Ks", 2),
         (2, "Qd Ac Tc As", 2),  # off-suit aces do not win
     ])
-    assert s.won == [0, 1, 4, 0]
+    assert s.tricks_won == [0, 1, 4, 0]
     assert s.points == (2, 0)  # makers (side 1) took 1 trick: euchred, defenders score 2
 
 
@@ -187,7 +187,7 @@ def test_round_one_order_up_then_the_dealer_picks_up_and_discards() -> None:
     assert legal(s) == sorted(f"discard {c}" for c in ["Tc", "Jc", "Qs", "Ks", "9d", "9h"])
     s.push("discard Tc")
     assert hand_of(s, 0) == {"Jc", "Qs", "Ks", "9d", "9h"}
-    assert s.discarded == Card.parse("Tc") and s.up_taken
+    assert s.discard == Card.parse("Tc") and s.up_card_taken
     assert (s.phase, s.to_act, s.leader) == (Phase.PLAY, 1, 1)
 
 
@@ -201,7 +201,7 @@ def test_dealer_picks_up_after_three_passes() -> None:
 def test_dealer_may_discard_the_up_card() -> None:
     s = bid(deal(AMERICAN, BASE, "9h"), "order", "discard 9h")
     assert hand_of(s, 0) == {"Tc", "Jc", "Qs", "Ks", "9d"}
-    assert s.discarded == Card.parse("9h") and s.trump == Suit.HEARTS
+    assert s.discard == Card.parse("9h") and s.trump == Suit.HEARTS
     assert s.phase is Phase.PLAY
 
 
@@ -219,7 +219,7 @@ def test_dealer_may_not_discard_the_up_card_when_forbidden() -> None:
 def test_full_hand_march_scores_two() -> None:
     s = bid(deal(AMERICAN, BASE, "9h", stock=BASE_STOCK), "order", "discard 9d")
     play_out(s, BASE_MARCH)
-    assert s.won == [0, 5, 0, 0]
+    assert s.tricks_won == [0, 5, 0, 0]
     assert s.points == (0, 2)
 
 
@@ -260,7 +260,7 @@ def test_round_two_cannot_name_the_turned_down_suit() -> None:
     s.push("pass")
     s.push("call s")
     assert (s.phase, s.trump, s.maker, s.to_act) == (Phase.PLAY, Suit.SPADES, 2, 1)
-    assert not s.up_taken and s.discarded is None
+    assert not s.up_card_taken and s.discard is None
     assert all(len(hand_of(s, seat)) == 5 for seat in range(4))  # nobody took the up card
     assert all("9h" not in hand_of(s, seat) for seat in range(4))
 
@@ -365,7 +365,7 @@ def test_dealer_sits_out_when_the_dealers_partner_orders_alone() -> None:
     s = bid(deal(AMERICAN, BASE, "9h"), "pass", "order alone")
     assert s.sitting_out == frozenset({0}) and s.maker == 2
     assert (s.phase, s.to_act, s.trump) == (Phase.PLAY, 1, Suit.HEARTS)  # no discard phase
-    assert not s.up_taken and s.discarded is None
+    assert not s.up_card_taken and s.discard is None
     assert hand_of(s, 0) == {"Tc", "Jc", "Qs", "Ks", "9d"}  # the up card stays in the stock
     play_out(s, [(1, "Jh 9c Th", 1), (1, "Jd Ts 9s", 1), (1, "Ah Qc Js", 1), (1, "Kh Kc As", 1),
                  (1, "Qh Ac Ad", 1)])
@@ -500,7 +500,7 @@ def test_canadian_loner_order_alone_by_dealers_partner() -> None:
             "pass")
     assert legal(s) == ["order alone", "pass"]
     s.push("order alone")
-    assert s.sitting_out == frozenset({0}) and s.phase is Phase.PLAY and not s.up_taken
+    assert s.sitting_out == frozenset({0}) and s.phase is Phase.PLAY and not s.up_card_taken
 
 
 # --- British: the Joker ---------------------------------------------------------------------------
@@ -599,7 +599,7 @@ def test_two_handed_dealer_takes_after_an_order() -> None:
 def test_two_handed_dealer_declines_and_the_suit_is_trump_anyway() -> None:
     s = bid(deal(TWO, TWO_DEAL, "9h"), "order", "pass")
     assert (s.phase, s.trump, s.maker, s.to_act) == (Phase.PLAY, Suit.HEARTS, 1, 1)
-    assert not s.up_taken and hand_of(s, 0) == {"9c", "Tc", "Jc", "Qc", "Kc"}
+    assert not s.up_card_taken and hand_of(s, 0) == {"9c", "Tc", "Jc", "Qc", "Kc"}
     play_out(s, [(1, "Jh 9c", 1), (1, "Jd Tc", 1), (1, "Ah Jc", 1), (1, "Kh Qc", 1), (1, "Qh Kc", 1)])
     assert s.points == (0, 2)
 
@@ -679,7 +679,7 @@ def test_cut_throat_maker_one_point() -> None:
     s = bid(deal(CUT, ["Td Qd Kd Ad Qs", "Jh Jd Ah Tc Ts", "Jc Qc Kc Ac Js"], "Th"), "order", "discard Td")
     play_out(s, [(1, "Jh Jc Th", 1), (1, "Jd Js Qd", 1), (1, "Ah Qc Kd", 1), (1, "Tc Kc Ad", 2),
                  (2, "Ac Qs Ts", 2)])
-    assert s.won == [0, 3, 2]
+    assert s.tricks_won == [0, 3, 2]
     assert s.points == (0, 1, 0)
 
 

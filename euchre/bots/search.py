@@ -548,7 +548,7 @@ class SearchBot(Bot):
             hands[s] |= 1 << a.card  # type: ignore[operator]
             if rules.side_of(s) == me:
                 continue
-            key = (i, s, hands[s], sample.discarded if s == sample.dealer and sample.discarded is not None else -1)
+            key = (i, s, hands[s], sample.discard if s == sample.dealer and sample.discard is not None else -1)
             if key in cache:
                 wanted = cache[key]
             else:
