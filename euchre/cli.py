@@ -214,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Bot A against bot B in duplicate: every game seed is played once per seating, A holding "
                     "each side in turn (each seat in cut-throat), so the luck of the cards cancels. Prints points "
                     "per hand, the margin A-B with a 95% interval over game pairs, games won and the makers' "
-                    "rates. See docs/arena.md.")
+                    "rates. Under match rules (--match-wins, --match-games) each seed is a match played once "
+                    "per seating, and A's share of matches won is shown too. See docs/arena.md.")
     _add_rule_options(arena)
     arena.add_argument("a", metavar="A", help="bot A: a bot or a level (expert, hard, medium, easy, search, heuristic, "
                                               "random, ...), with JSON options as in 'search:{\"samples\": 50}', "
@@ -224,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="play game pairs until every seating has dealt at least N hands (default 1000)")
     arena.add_argument("--game-deals", dest="rule_deals", type=_nonneg_int, default=None, metavar="N",
                        help="the rules' own `deals` switch (a progressive game of N played hands), renamed "
-                            "here because --deals is the size of the match")
+                            "here because --deals is the size of the run")
     arena.add_argument("--seed", type=int, default=0, help="seed of the game seeds (default 0)")
     arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
                        help="worker processes (default: all cores); the result does not depend on it")
@@ -577,6 +578,14 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             sides = [" & ".join(names[s] for s in game.rules.seats_of(side)) for side in range(game.rules.sides)]
             console.print(f"[bold green]{sides[match.winner]} {'take' if '&' in sides[match.winner] else 'takes'} "  # type: ignore[index]
                           f"the match[/]: {match.standing(sides)}.")
+            from euchre import saves
+
+            try:
+                whole = saves.archive_game(match, players=names, meta={k: v for k, v in meta.items() if k != "match"})
+            except OSError as e:
+                console.print(f"[bold red]Could not archive the match:[/] {e}")
+            else:
+                console.print(f"The whole match's record is saved in {whole} (euchre replay shows it).", soft_wrap=True)
     try:
         return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
     finally:
@@ -1064,6 +1073,9 @@ def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     from euchre.arena import BotError, check_bot, run_arena
 
+    if args.rule_deals is not None and (args.rule_match_games is not None or args.rule_match_wins is not None):
+        parser.exit(2, "euchre: error: --game-deals: a match (--match-games/--match-wins) is played in games to a "
+                       "target score, not in games of N hands; drop --game-deals (--deals sizes the arena run)\n")
     rules = rules_from_args(args)
     for which, name in (("A", args.a), ("B", args.b)):
         try:
@@ -1105,9 +1117,12 @@ def _print_arena(result: Any, console: Any) -> None:
     a, b = d["a"], d["b"]
     rules = result.rules
     per_seating = "/".join(str(h) for h in d["hands_per_seating"])
+    match = d.get("match")
+    played = (f"{d['pairs']} match pairs = {match['matches']} matches, {d['games']} games" if match
+              else f"{d['pairs']} game pairs = {d['games']} games")
     console.print(f"[bold]{escape(a['name'])}[/] (A) vs [bold]{escape(b['name'])}[/] (B), duplicate, "
                   f"{escape(rules_words(rules))} "
-                  f"({rules.ending_text()}), seed {d['seed']}: {d['pairs']} game pairs = {d['games']} games, "
+                  f"({rules.ending_text()}), seed {d['seed']}: {played}, "
                   f"{d['hands']} hands ({per_seating} per seating), {d['thrown_in']} thrown in "
                   f"({d['thrown_in_rate']:.1%}), {d['seconds']:.1f} s")
     ci = d["margin_ci95"]
@@ -1124,12 +1139,19 @@ def _print_arena(result: Any, console: Any) -> None:
     console.print(f"A's share of games won: {d['win_share']:.1%}, 95% CI [{lo:.1%}, {hi:.1%}] "
                   f"(even: {d['even_share']:.1%}); pairs swept by A {d['pairs_swept_by_a']}, "
                   f"by B {d['pairs_swept_by_b']}, mixed {d['pairs_mixed']}")
+    if match:
+        lo, hi = match["share_ci95"]
+        console.print(f"A's share of matches won: [bold]{match['share']:.1%}[/], 95% CI [{lo:.1%}, {hi:.1%}] "
+                      f"(even: {match['even_share']:.1%}); {match['matches']} matches, "
+                      f"{match['games_per_match']:.2f} games per match; pairs swept by A {match['pairs_swept_by_a']}, "
+                      f"by B {match['pairs_swept_by_b']}, mixed {match['pairs_mixed']}")
     console.print(f"verdict: {verdict}")
     table = Table("", f"A {escape(a['name'])}", f"B {escape(b['name'])}" + (" (2 seats)" if rules.players == 3 else ""))
     rows: list[tuple[str, Any]] = [
         ("points per hand", lambda s: f"{s['points_per_hand']:.3f}"),
         ("points", lambda s: str(s["points"])),
         ("games won", lambda s: str(s["games_won"])),
+        *([("matches won", lambda s: str(s["matches_won"]))] if match else []),
         ("named trump (of hands)", lambda s: f"{s['bid_rate']:.1%} ({s['maker_hands']})"),
         ("  made (3+ tricks)", lambda s: f"{s['make_rate']:.1%}"),
         ("  euchred", lambda s: f"{s['euchred_rate']:.1%}"),
@@ -1137,6 +1159,8 @@ def _print_arena(result: Any, console: Any) -> None:
         ("  alone", lambda s: f"{s['loner_rate']:.1%} ({s['loners']})"),
         ("  alone and made", lambda s: f"{s['loner_success_rate']:.1%} ({s['loners_made']})"),
     ]
+    if match:
+        a, b = {**a, "matches_won": match["a_won"]}, {**b, "matches_won": match["b_won"]}
     for label, fmt in rows:
         table.add_row(label, fmt(a), fmt(b))
     console.print(table)
@@ -1146,22 +1170,33 @@ def _print_arena(result: Any, console: Any) -> None:
 
 # --- replay --------------------------------------------------------------------------------------
 def _cmd_replay(args: argparse.Namespace) -> int:
+    """``euchre replay FILE``: a game record (ours or EGN), or a match (our match record or an
+    EMN file) game by game."""
     if args.file.suffix.lower() == ".emn":
         from euchre import egn
 
         records = egn.load_match(args.file)
-        for k, rec in enumerate(records, 1):
-            print(f"{'=' * 30} game {k} of {len(records)} {'=' * 30}")
+    else:
+        rec = notation.load_any(args.file)
+        if isinstance(rec, notation.GameRecord):
             if args.step:
-                if _step_record(rec, str(args.file), args.analyze, more=k < len(records)) == "quit":
-                    return 0
-                continue
-            _print_record(rec, str(args.file), args.quiet)
-        return 0
-    if args.step:
-        _step_record(notation.load(args.file), str(args.file), args.analyze)
-        return 0
-    _print_record(notation.load(args.file), str(args.file), args.quiet)
+                _step_record(rec, str(args.file), args.analyze)
+            else:
+                _print_record(rec, str(args.file), args.quiet)
+            return 0
+        try:
+            match = rec.replay()
+        except RecordError as e:
+            raise RecordError(f"{args.file}: {e}") from None
+        print(f"A match of {len(rec.games)} games: {match.summary()}")
+        records = rec.games
+    for k, game_rec in enumerate(records, 1):
+        print(f"{'=' * 30} game {k} of {len(records)} {'=' * 30}")
+        if args.step:
+            if _step_record(game_rec, str(args.file), args.analyze, more=k < len(records)) == "quit":
+                return 0
+            continue
+        _print_record(game_rec, str(args.file), args.quiet)
     return 0
 
 

@@ -95,7 +95,14 @@ class Match:
         return not self.is_over
 
     def _end_game(self) -> None:
-        game = self.game
+        nxt = self._score(self.game)
+        if nxt is not None:
+            dealer, start = nxt
+            self.games.append(Game(self.rules, seed=self.game_seed(len(self.games)), dealer=dealer, scores=start))
+
+    def _score(self, game: Game) -> tuple[int, list[int]] | None:
+        """Count the finished ``game`` for the match; the next game's first dealer and starting
+        scores (laps), or ``None`` once the match is decided."""
         self.results.append(game.winners)
         winner = game.winner
         if winner is not None:
@@ -104,15 +111,49 @@ class Match:
         decided = self._decided()
         if decided is not None:
             self.winner = decided
-            return
+            return None
         start = [0] * self.rules.sides
         if self.rules.laps and winner is not None:
             target = self.rules.target
             assert target is not None
             start[winner] = max(0, min(target - 1, game.scores[winner] - target))
-        last_dealer = game.hands[-1].dealer
-        self.games.append(Game(self.rules, seed=self.game_seed(len(self.games)),
-                               dealer=(last_dealer + 1) % self.rules.players, scores=start))
+        return (game.hands[-1].dealer + 1) % self.rules.players, start
+
+    @classmethod
+    def from_games(cls, rules: Rules, games: Sequence[Game], *, seed: int) -> Match:
+        """The match made of ``games`` already played (a match record replayed game by game):
+        each game must start where the match puts it (the deal passing on from the last hand's
+        dealer, the laps carried over) and every game but the last be over. The last game may be
+        in progress; if it is over and the match is not, the next game is dealt from ``seed``.
+        Raises :class:`~euchre.errors.IllegalActionError` naming the first game that does not fit."""
+        if not games:
+            raise IllegalActionError("a match needs at least one game")
+        m = cls(rules, seed=seed, dealer=games[0].first_dealer)
+        m.games = [games[0]]
+        expected: tuple[int, list[int]] = (0, [])
+        if games[0].initial_scores != (0,) * rules.sides:
+            raise IllegalActionError(f"game 1 starts at {list(games[0].initial_scores)}, not at 0")
+        for i, game in enumerate(games):
+            if i > 0:
+                if m.is_over:
+                    raise IllegalActionError(f"game {i + 1}: the match was over after game {i} ({m.standing()})")
+                dealer, start = expected
+                if game.first_dealer != dealer or list(game.initial_scores) != start:
+                    raise IllegalActionError(
+                        f"game {i + 1}: dealt first by seat {game.first_dealer} from {list(game.initial_scores)}, "
+                        f"but the match has seat {dealer} deal it from {start}")
+                m.games.append(game)
+            if not game.is_over:
+                if i != len(games) - 1:
+                    raise IllegalActionError(f"game {i + 1} is not over, yet game {i + 2} follows it")
+                break
+            nxt = m._score(game)
+            if nxt is not None:
+                expected = nxt
+        if m.game.is_over and not m.is_over:
+            dealer, start = expected
+            m.games.append(Game(rules, seed=m.game_seed(len(m.games)), dealer=dealer, scores=start))
+        return m
 
     def _decided(self) -> int | None:
         """The side that has taken the match, or ``None`` (play another game)."""

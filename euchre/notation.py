@@ -42,7 +42,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
@@ -52,7 +52,11 @@ from euchre.game import Game
 from euchre.rules import Rules
 from euchre.state import Deal, State
 
-__all__ = ["GameRecord", "HandRecord", "load", "loads", "save", "dumps", "FORMAT", "VERSION"]
+if TYPE_CHECKING:
+    from euchre.match import Match
+
+__all__ = ["GameRecord", "HandRecord", "MatchRecord", "load", "loads", "loads_any", "load_any", "is_match_text",
+           "save", "dumps", "FORMAT", "VERSION"]
 
 FORMAT = "euchre-record"
 VERSION = 1
@@ -282,6 +286,124 @@ class GameRecord:
         yield from game.hands
 
 
+@dataclass
+class MatchRecord:
+    """A match (RULES-FAMILY.md 12.5) as data: its rules, seed and seats once, then each game's
+    record in order (the last may be in progress). Written as one file: the ``[match]`` table and
+    a ``[[games]]`` table per game holding what a game record holds (``game``, ``hands``,
+    ``result``), the rules being the match's. The match score is written too and checked on
+    replay, as a game's result is."""
+
+    rules: Rules
+    games: list[GameRecord]
+    seed: int
+    players: list[str] = field(default_factory=list)
+    wins: tuple[int, ...] | None = None
+    """Game wins per side as recorded (checked on replay)."""
+    winner: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_match(cls, match: Match, *, players: list[str] | None = None,
+                   meta: dict[str, Any] | None = None) -> MatchRecord:
+        """The record of a match (finished or not)."""
+        games = [GameRecord.from_game(g, players=players) for g in match.games]
+        return cls(rules=match.rules, games=games, seed=match.seed, players=list(players or []),
+                   wins=tuple(match.wins), winner=match.winner, meta=dict(meta or {}))
+
+    def replay(self, *, check_result: bool = True) -> Match:
+        """Replay every game through the engine and rebuild the match from them; raises
+        :class:`RecordError` naming the game (and hand and action) at the first wrong step."""
+        from euchre.match import Match
+
+        played = []
+        for i, g in enumerate(self.games):
+            try:
+                played.append(g.replay(check_result=check_result))
+            except RecordError as e:
+                raise RecordError(f"game {i + 1}: {e}") from None
+        try:
+            match = Match.from_games(self.rules, played, seed=self.seed)
+        except EuchreError as e:
+            raise RecordError(str(e)) from None
+        if check_result and self.wins is not None and tuple(self.wins) != tuple(match.wins):
+            raise RecordError(f"match: the record says game wins {list(self.wins)}, the replay gives {match.wins}")
+        if check_result and self.winner != match.winner and (self.winner is not None or match.is_over):
+            raise RecordError(f"match: the record says side {self.winner} took it, the replay says {match.winner}")
+        return match
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain TOML-ready data."""
+        head: dict[str, Any] = {"seed": self.seed}
+        if self.players:
+            head["players"] = list(self.players)
+        if self.wins is not None:
+            head["wins"] = list(self.wins)
+        if self.winner is not None:
+            head["winner"] = self.winner
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION,
+                               "rules": {k: v for k, v in self.rules.to_dict().items() if v is not None},
+                               "match": head}
+        if self.meta:
+            out["meta"] = _plain(self.meta)
+        games = []
+        for g in self.games:
+            d = g.to_dict()
+            for key in ("format", "version", "rules", "meta"):
+                d.pop(key, None)
+            d["game"].pop("players", None)
+            games.append(d)
+        out["games"] = games
+        return out
+
+    def dumps(self) -> str:
+        """The record as TOML text."""
+        return tomli_w.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchRecord:
+        """A match record from parsed TOML; raises :class:`RecordError` saying what is wrong where."""
+        head = _table(data, "match")
+        seed = _int(head, "seed", "[match]")
+        games_data = data.get("games")
+        if not isinstance(games_data, list) or not games_data:
+            raise RecordError("games: a match record needs one [[games]] table per game")
+        players = head.get("players", [])
+        if not isinstance(players, list):
+            raise RecordError("[match]: players must be a list of names")
+        games = []
+        for i, gd in enumerate(games_data):
+            if not isinstance(gd, dict):
+                raise RecordError(f"game {i + 1}: must be a table")
+            try:
+                games.append(GameRecord.from_dict({**gd, "format": data.get("format"), "version": data.get("version"),
+                                                   "rules": data.get("rules")}))
+            except RecordError as e:
+                raise RecordError(f"game {i + 1}: {e}") from None
+            games[-1].players = [str(p) for p in players]
+        rules = games[0].rules
+        if not rules.is_match:
+            raise RecordError("[rules]: a match record needs match rules (match_games or match_wins)")
+        wins = head.get("wins")
+        if wins is not None and (not isinstance(wins, list) or not all(isinstance(w, int) for w in wins)):
+            raise RecordError("[match]: wins must be a list of whole numbers, one per side")
+        winner = head.get("winner")
+        if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
+            raise RecordError(f"[match]: winner must be a side number, got {winner!r}")
+        return cls(rules=rules, games=games, seed=seed, players=[str(p) for p in players],
+                   wins=tuple(wins) if wins is not None else None, winner=winner,
+                   meta=dict(data.get("meta", {})))
+
+    @classmethod
+    def loads(cls, text: str) -> MatchRecord:
+        """Parse TOML text; raises :class:`RecordError`."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RecordError(f"not valid TOML: {e}") from None
+        return cls.from_dict(data)
+
+
 def _replay_clock(readings: list[float]) -> Callable[[], float]:
     it = iter(readings)
     last = [0.0]
@@ -330,23 +452,53 @@ def _plain(d: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- module-level helpers, like json ----------------------------------------------------------
-def dumps(game: Game | GameRecord, **kw: Any) -> str:
-    """A game or record as record text."""
-    rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game, **kw)
-    return rec.dumps()
+def dumps(game: Game | GameRecord | Match | MatchRecord, **kw: Any) -> str:
+    """A game or a match, or its record, as record text."""
+    from euchre.match import Match
+
+    if isinstance(game, GameRecord | MatchRecord):
+        return game.dumps()
+    if isinstance(game, Match):
+        return MatchRecord.from_match(game, **kw).dumps()
+    return GameRecord.from_game(game, **kw).dumps()
 
 
 def loads(text: str) -> GameRecord:
-    """A record from text: the project's TOML format, or EGN (JSON) when it starts with ``{``."""
+    """A record from text: the project's TOML format, or EGN (JSON) when it starts with ``{``.
+    A match record is refused with a pointer to :func:`loads_any` (it is not one game)."""
     if text.lstrip().startswith(("{", "[")):
         from euchre import egn
 
         return egn.loads(text)
+    if is_match_text(text):
+        raise RecordError("this is a match record (several games): read it with notation.loads_any or "
+                          "MatchRecord.loads")
     return GameRecord.loads(text)
+
+
+def is_match_text(text: str) -> bool:
+    """Whether record text in our format is a match record (it has a ``[match]`` table)."""
+    return any(line.strip() == "[match]" for line in text.splitlines())
+
+
+def loads_any(text: str) -> GameRecord | MatchRecord:
+    """A game record or a match record, whichever ``text`` is (our TOML or EGN for a game)."""
+    if not text.lstrip().startswith(("{", "[")) and is_match_text(text):
+        return MatchRecord.loads(text)
+    return loads(text)
 
 
 def load(path: str | Path) -> GameRecord:
     """Read a record file (own format or EGN); raises :class:`RecordError` with the file name."""
+    return _read(path, loads)
+
+
+def load_any(path: str | Path) -> GameRecord | MatchRecord:
+    """Read a game or match record file; raises :class:`RecordError` with the file name."""
+    return _read(path, loads_any)
+
+
+def _read(path: str | Path, parse: Callable[[str], Any]) -> Any:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -355,12 +507,12 @@ def load(path: str | Path) -> GameRecord:
     except UnicodeDecodeError:
         raise RecordError(f"{p}: not a text file") from None
     try:
-        return loads(text)
+        return parse(text)
     except RecordError as e:
         raise RecordError(f"{p}: {e}") from None
 
 
-def save(game: Game | GameRecord, path: str | Path, **kw: Any) -> None:
+def save(game: Game | GameRecord | Match | MatchRecord, path: str | Path, **kw: Any) -> None:
     """Write a record atomically (a crash mid-write never leaves half a file)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)

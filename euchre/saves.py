@@ -29,6 +29,7 @@ from typing import Any
 from euchre import notation
 from euchre.errors import EuchreError, RecordError
 from euchre.game import Game
+from euchre.match import Match
 from euchre.paths import data_dir
 
 __all__ = ["data_dir", "saves_dir", "archive_dir", "SavedGame", "SaveError", "list_saves", "find_save",
@@ -222,8 +223,10 @@ def _keep_displaced(old: SavedGame) -> str:
     return f"{old.path} held {what}; a copy is kept in {target}."
 
 
-def archive_game(game: Game, *, players: list[str], meta: dict[str, Any]) -> Path:
-    """Write a finished game into :func:`archive_dir` under a new name; returns the file."""
-    path = _unique(archive_dir(), time.strftime(_STAMP))
+def archive_game(game: Game | Match, *, players: list[str], meta: dict[str, Any]) -> Path:
+    """Write a finished game (or a finished match, as one match record) into :func:`archive_dir`
+    under a new name; returns the file."""
+    stamp = time.strftime(_STAMP)
+    path = _unique(archive_dir(), f"{stamp}-match" if isinstance(game, Match) else stamp)
     notation.save(game, path, players=players, meta=meta)
     return path

@@ -120,11 +120,19 @@ def test_a_match_in_the_terminal_saves_and_resumes(tmp_path: Path) -> None:
     assert not list((tmp_path / "saves").iterdir())  # the finished match leaves no saved game
     archived = sorted((tmp_path / "games").iterdir())
     wins = [0, 0]
+    whole = [p for p in archived if p.stem.endswith("-match")]
+    assert len(whole) == 1  # the whole match, as one record, beside each game's own
     for path in archived:
+        if path in whole:
+            continue
         game = notation.load(path).replay()
         assert game.is_over and game.winner is not None
         wins[game.winner] += 1
-    assert max(wins) == 2 and len(archived) == sum(wins)
+    assert max(wins) == 2 and len(archived) - 1 == sum(wins)
+    match = notation.load_any(whole[0])
+    assert isinstance(match, notation.MatchRecord)
+    assert match.replay().wins == wins and len(match.games) == sum(wins)
+    assert "The whole match's record is saved in" in resumed.stdout
 
 
 def test_simulate_plays_matches() -> None:
@@ -134,3 +142,100 @@ def test_simulate_plays_matches() -> None:
     assert stats["matches"] == 6 and sum(s["match_wins"] for s in stats["sides"]) == 6
     games = sum(s["wins"] for s in stats["sides"]) + stats["ties"]
     assert 6 * 2 <= games <= 6 * 3  # every match of first-to-two takes two or three games
+
+
+# --- a match as one record --------------------------------------------------------------------
+def _half(match: Match, seed: int = 1) -> Match:
+    """Play ``match`` into its second game and stop there (a match in progress)."""
+    bot = make_bot("random", seed=seed)
+    while len(match.games) < 2 or len(match.game.actions()) < 7:
+        match.push(bot.choose(match.game.view(match.to_act)))
+    return match
+
+
+@given(st.integers(0, 10_000), st.booleans(), st.booleans())
+@settings(max_examples=15, deadline=None)
+def test_a_match_record_round_trips(seed: int, laps: bool, slam: bool) -> None:
+    """A finished match written as one record reads back to the same games, game wins and
+    winner; the laps carried into a game are in its record."""
+    m = _play(Match(Rules(match_wins=2, target=5, laps=laps, slam=slam), seed=seed), seed)
+    text = notation.dumps(m, players=["A", "B", "C", "D"])
+    rec = notation.loads_any(text)
+    assert isinstance(rec, notation.MatchRecord) and rec.players == ["A", "B", "C", "D"]
+    again = rec.replay()
+    assert again.wins == m.wins and again.winner == m.winner and again.results == m.results
+    assert [g.actions() for g in again.games] == [g.actions() for g in m.games]
+    assert [g.initial_scores for g in again.games] == [g.initial_scores for g in m.games]
+
+
+def test_a_match_in_progress_record_goes_on() -> None:
+    """The record of a match in its second game replays to that game, which can be played on;
+    its later games are dealt from the match's seed as the live match deals them."""
+    m = _half(Match(Rules(match_games=3, target=5), seed=4))
+    again = notation.MatchRecord.loads(notation.dumps(m)).replay()
+    assert len(again.games) == 2 and again.game.actions() == m.game.actions() and not again.is_over
+    _play(m, 9)
+    _play(again, 9)
+    assert again.wins == m.wins and [g.actions() for g in again.games] == [g.actions() for g in m.games]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["match"].__setitem__("wins", [2, 0]), "record says game wins"),
+    (lambda d: d["games"][1]["game"].__setitem__("first_dealer", (d["games"][1]["game"]["first_dealer"] + 1) % 4),
+     "game 2: hand 1: dealt by seat"),
+    (lambda d: d["games"].append(d["games"][0]), "the match was over after game 2"),
+    (lambda d: d.__setitem__("games", []), "one \\[\\[games\\]\\] table per game"),
+    (lambda d: d["games"][0]["hands"][0].__setitem__("points", [9, 0]), "game 1: hand 1: the record says"),
+    (lambda d: d["rules"].pop("match_wins"), "needs match rules"),
+])
+def test_a_wrong_match_record_is_refused(change: object, message: str) -> None:
+    """Each kind of damage is named: the match score, a game that does not follow the one
+    before, a game after the match was won, no games, a wrong hand, rules without a match."""
+    import tomllib
+
+    m = _play(Match(Rules(match_wins=2, target=3), seed=2), 3)
+    assert m.wins == [0, 2]  # this seed: side 1 wins 2 - 0
+    data = tomllib.loads(notation.dumps(m))
+    change(data)  # type: ignore[operator]
+    with pytest.raises(notation.RecordError, match=message):
+        notation.MatchRecord.from_dict(data).replay()
+
+
+def test_a_game_record_reader_points_to_the_match_reader(tmp_path: Path) -> None:
+    m = _play(Match(Rules(match_wins=1, target=3), seed=2))
+    path = tmp_path / "m.toml"
+    notation.save(m, path)
+    with pytest.raises(notation.RecordError, match="match record .*loads_any"):
+        notation.load(path)
+    assert isinstance(notation.load_any(path), notation.MatchRecord)
+
+
+def test_euchre_replay_shows_a_match_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from euchre.cli import main
+
+    m = _play(Match(Rules(match_wins=2, target=3), seed=21), 3)
+    path = tmp_path / "m.toml"
+    notation.save(m, path)
+    assert main(["replay", str(path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"A match of {len(m.games)} games" in out and f"side {m.winner} takes the match" in out
+    assert out.count("game over:") == len(m.games)
+
+
+def test_from_games_checks_that_each_game_follows_the_last() -> None:
+    """A game the match would not have dealt there (another first dealer, other starting
+    scores) is named; a game left unfinished before another is too."""
+    from euchre import Game
+
+    m = _play(Match(Rules(match_wins=2, target=3), seed=2), 3)
+    first, second = m.games
+    wrong = Game(m.rules, seed=1, dealer=(second.first_dealer + 1) % 4)
+    with pytest.raises(IllegalActionError, match="game 2: dealt first by seat"):
+        Match.from_games(m.rules, [first, wrong], seed=m.seed)
+    laps = Game(m.rules, seed=1, dealer=second.first_dealer, scores=[1, 0])
+    with pytest.raises(IllegalActionError, match=r"from \[1, 0\], but the match has seat \d deal it from \[0, 0\]"):
+        Match.from_games(m.rules, [first, laps], seed=m.seed)
+    fresh = Game(m.rules, seed=1, dealer=first.first_dealer)
+    with pytest.raises(IllegalActionError, match="game 1 is not over, yet game 2 follows it"):
+        Match.from_games(m.rules, [fresh, second], seed=m.seed)
+    assert Match.from_games(m.rules, [first, second], seed=m.seed).wins == m.wins
