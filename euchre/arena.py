@@ -1,4 +1,4 @@
-"""Duplicate matches between two bots, with statistics that account for the pairing.
+"""Duplicate play between two bots, with statistics that account for the pairing.
 
 Two bots ``A`` and ``B`` play whole games (to the target score, the clock, or the number of
 deals of the :class:`~euchre.rules.Rules`) in **duplicate**: every game seed is played once per
@@ -47,6 +47,18 @@ won by A and two won by B (the Agresti-Coull device), so that a short run in whi
 went the same way gets an honest width rather than ``[1, 1]``; it is clipped to ``[0, 1]``. An
 even match has win share 1/2, and 1/3 in cut-throat (A holds one side of three).
 
+Matches. Under match rules (``match_games`` or ``match_wins``, RULES-FAMILY.md 12.5) the seed of
+a pair is a *match* seed: a :class:`~euchre.match.Match` of that seed is played to its end once per
+seating, each of its games as above (fresh bots seeded by that game's seed and the seat), so a
+pair is two (three) matches that are dealt alike game for game and hand for hand for as long as
+they run alike. Every game of them enters the per-hand and per-game figures (the points of a
+game are those scored in its hands: a laps start is not counted twice). A pair's *match score*
+is A's share of its matches (1, 1/2 or 0 with two seatings), and the match win share with its
+interval is computed from those pair scores exactly as the win share is from the games
+(:class:`MatchStats`, :attr:`ArenaResult.match`); a bot against itself plays its matches of a
+pair alike with the roles swapped, so its match share is exactly even. ``deals`` still sizes the
+run in hands per seating.
+
 Work is split by pair index over ``jobs`` processes; a run keeps starting pairs until at least
 ``deals`` hands have been played in every seating, and that stopping point is decided on the
 pairs in index order, so the result for a seed does not depend on ``jobs``.
@@ -71,9 +83,9 @@ from euchre.game import Game
 from euchre.rules import SIDE_SEATS, Rules
 
 __all__ = [
-    "ArenaResult", "BotError", "BotStats", "GameResult", "MakerCounts", "PairResult", "Progress",
-    "SIMULATED_HAND_SECONDS", "bot_seed", "check_bot", "pair_seed", "play_game", "play_pair", "run_arena",
-    "seatings", "t95",
+    "ArenaResult", "BotError", "BotStats", "GameResult", "MakerCounts", "MatchResult", "MatchStats", "PairResult",
+    "Progress", "SIMULATED_HAND_SECONDS", "bot_seed", "check_bot", "pair_seed", "play_game", "play_match",
+    "play_pair", "run_arena", "seatings", "share_ci", "t95",
 ]
 
 SIMULATED_HAND_SECONDS = 150.0
@@ -205,12 +217,33 @@ class GameResult:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchResult:
+    """One match of a pair (match rules only), from the two bots' points of view."""
+
+    seating: int
+    """Index into :func:`seatings`: which seats A held."""
+    games: int
+    """Games the match took."""
+    a_wins: int
+    """Game wins of A's side (a slam counting two)."""
+    b_wins: int
+    """Game wins of B's sides together."""
+    a_credit: float
+    """1.0 if A's side took the match, 0.0 if one of B's did."""
+
+
+@dataclass(frozen=True, slots=True)
 class PairResult:
-    """The games of one game seed, one per seating: the independent unit of the statistics."""
+    """The games of one seed, one game (or, under match rules, one match) per seating: the
+    independent unit of the statistics."""
 
     index: int
     seed: int
+    """The game seed, or under match rules the match seed (from which the match seeds its games)."""
     games: tuple[GameResult, ...]
+    """Every game, by seating and within a seating in the order played."""
+    matches: tuple[MatchResult, ...] = ()
+    """One per seating under match rules; empty otherwise."""
 
     @property
     def hands(self) -> int:
@@ -226,6 +259,11 @@ class PairResult:
     def win_score(self) -> float:
         """A's share of the pair's games won."""
         return sum(g.a_credit for g in self.games) / len(self.games)
+
+    @property
+    def match_score(self) -> float:
+        """A's share of the pair's matches won (match rules only; 0 without matches)."""
+        return sum(m.a_credit for m in self.matches) / len(self.matches) if self.matches else 0.0
 
 
 def check_bot(name: str) -> None:
@@ -247,12 +285,52 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
     ``game.view(seat)``; a bot with a ``close()`` method (an external program) is closed after
     the game. Raises :class:`BotError` when a bot fails or plays an illegal action.
     """
+    game = Game(rules, seed=game_seed, clock=_simulated_clock())
+    _play_out(game, _names(a, b, rules, a_seats))
+    return _game_result(game, a_seats, seating)
+
+
+def play_match(a: str, b: str, rules: Rules, match_seed: int, a_seats: Sequence[int],
+               seating: int = 0) -> tuple[tuple[GameResult, ...], MatchResult]:
+    """Play one :class:`~euchre.match.Match` (``rules`` set ``match_games`` or ``match_wins``) to
+    its end with bot ``a`` in ``a_seats`` and ``b`` in the other seats: its games, in order, and
+    the match's outcome.
+
+    Every game of the match is played as :func:`play_game` plays one (fresh bots, seeded by
+    :func:`bot_seed` from that game's seed, which the match derives from ``match_seed``); the
+    match carries the deal, the laps and the game wins from one game to the next.
+    """
+    from euchre.match import Match
+
+    names = _names(a, b, rules, a_seats)
+    match = Match(rules, seed=match_seed)
+    games: list[GameResult] = []
+    while True:
+        game = match.game
+        _play_out(game, names, f"match seed {match_seed}, game {len(match.games)}, ")
+        games.append(_game_result(game, a_seats, seating))
+        if not match.settle():
+            break
+    assert match.winner is not None
+    a_sides = {rules.side_of(s) for s in a_seats}
+    return tuple(games), MatchResult(
+        seating=seating,
+        games=len(games),
+        a_wins=sum(w for side, w in enumerate(match.wins) if side in a_sides),
+        b_wins=sum(w for side, w in enumerate(match.wins) if side not in a_sides),
+        a_credit=1.0 if match.winner in a_sides else 0.0,
+    )
+
+
+def _names(a: str, b: str, rules: Rules, a_seats: Sequence[int]) -> list[str]:
+    return [a if s in a_seats else b for s in range(rules.players)]
+
+
+def _play_out(game: Game, names: list[str], where: str = "") -> None:
+    """Bots named ``names`` (one per seat, built fresh and seeded by seat) play ``game`` to its end."""
     from euchre.bots import make_bot
 
-    n = rules.players
-    names = [a if s in a_seats else b for s in range(n)]
-    game = Game(rules, seed=game_seed, clock=_simulated_clock())
-    bots = [make_bot(names[s], seed=bot_seed(game_seed, s)) for s in range(n)]
+    bots = [make_bot(names[s], seed=bot_seed(game.seed, s)) for s in range(len(names))]
     try:
         for _ in range(MAX_ACTIONS):
             if game.is_over:
@@ -261,18 +339,25 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
             try:
                 action = bots[seat].choose(game.view(seat))
             except Exception as e:
-                raise BotError(f"{_where(names, seat, game)} failed: {type(e).__name__}: {e}") from e
+                raise BotError(f"{_where(names, seat, game, where)} failed: {type(e).__name__}: {e}") from e
             try:
                 game.push(action)
             except (ValueError, TypeError) as e:
-                raise BotError(f"{_where(names, seat, game)} answered {action!r}, which is not legal: {e}") from e
+                raise BotError(f"{_where(names, seat, game, where)} answered {action!r}, "
+                               f"which is not legal: {e}") from e
         else:
-            raise BotError(f"game seed {game_seed} did not end within {MAX_ACTIONS} actions ({names})")
+            raise BotError(f"{where}game seed {game.seed} did not end within {MAX_ACTIONS} actions ({names})")
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
             if callable(close):
                 close()
+
+
+def _game_result(game: Game, a_seats: Sequence[int], seating: int) -> GameResult:
+    """What the arena keeps of a finished game. Points are those scored in the game's hands: a
+    game of a match that started above 0 (laps) does not count its starting score again."""
+    rules = game.rules
     a_sides = {rules.side_of(s) for s in a_seats}
     counts = {True: MakerCounts(), False: MakerCounts()}
     n_sides = {True: len(a_sides), False: rules.sides - len(a_sides)}
@@ -294,12 +379,13 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
             maker_hands=1, made=int(made), marches=int(march), euchred=int(not made), loners=int(h.alone),
             loners_made=int(h.alone and made), loner_marches=int(h.alone and march))
     winners = game.winners
+    scored = [end - start for end, start in zip(game.scores, game.initial_scores, strict=True)]
     return GameResult(
         seating=seating,
         hands=len(game.hands),
         thrown_in=thrown,
-        a_points=sum(game.scores[s] for s in a_sides),
-        b_points=sum(p for s, p in enumerate(game.scores) if s not in a_sides),
+        a_points=sum(scored[s] for s in a_sides),
+        b_points=sum(p for s, p in enumerate(scored) if s not in a_sides),
         b_sides=n_sides[False],
         a_credit=sum(1 for w in winners if w in a_sides) / len(winners),
         a_makers=counts[True],
@@ -307,15 +393,20 @@ def play_game(a: str, b: str, rules: Rules, game_seed: int, a_seats: Sequence[in
     )
 
 
-def _where(names: list[str], seat: int, game: Game) -> str:
-    return f"bot {names[seat]!r} at seat {seat}, game seed {game.seed}, hand {game.hand_number + 1}"
+def _where(names: list[str], seat: int, game: Game, where: str = "") -> str:
+    return f"bot {names[seat]!r} at seat {seat}, {where}game seed {game.seed}, hand {game.hand_number + 1}"
 
 
 def play_pair(a: str, b: str, rules: Rules, seed: int, index: int) -> PairResult:
-    """Pair ``index`` of a run seeded ``seed``: its game seed played once per seating."""
+    """Pair ``index`` of a run seeded ``seed``: its seed played once per seating, as one game
+    each, or as one match each under match rules."""
     gs = pair_seed(seed, index)
-    games = tuple(play_game(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players)))
-    return PairResult(index=index, seed=gs, games=games)
+    if not rules.is_match:
+        games = tuple(play_game(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players)))
+        return PairResult(index=index, seed=gs, games=games)
+    played = [play_match(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players))]
+    return PairResult(index=index, seed=gs, games=tuple(g for games, _ in played for g in games),
+                      matches=tuple(m for _, m in played))
 
 
 def _play_chunk(task: tuple[str, str, Rules, int, int, int]) -> list[PairResult]:
@@ -348,6 +439,87 @@ class BotStats:
                 "games_won": self.games_won, **self.makers.to_dict()}
 
 
+def share_ci(scores: Sequence[float]) -> tuple[float, float]:
+    """95% interval of the mean of per-pair shares in [0, 1]: ``t`` over ``scores`` plus two
+    pseudo-pairs scoring 1 and two scoring 0 (the Agresti-Coull device), clipped to [0, 1]."""
+    padded = [*scores, 1.0, 1.0, 0.0, 0.0]
+    n = len(padded)
+    m = statistics.fmean(padded)
+    half = t95(n - 1) * statistics.stdev(padded) / math.sqrt(n)
+    return (max(0.0, m - half), min(1.0, m + half))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStats:
+    """The matches of a run under match rules (:attr:`ArenaResult.match`).
+
+    A pair is one match seed played once per seating; its *match score* is A's share of those
+    matches (with two seatings 1, 1/2 or 0). :attr:`share` is the mean of the pair scores and
+    :attr:`share_ci` its interval over pairs (:func:`share_ci`), as for the games won.
+    """
+
+    pairs: int
+    """Match pairs played (each seed once per seating)."""
+    matches: int
+    """Matches played (pairs times seatings)."""
+    games: int
+    """Games over all matches."""
+    a_won: int
+    """Matches A's side took."""
+    b_won: int
+    """Matches one of B's sides took."""
+    a_game_wins: int
+    """Game wins of A's side, summed over matches (a slam counting two)."""
+    b_game_wins: int
+    """Game wins of B's sides, summed over matches."""
+    share: float
+    """A's match win share: the mean of the pair match scores."""
+    share_ci: tuple[float, float]
+    """95% interval of :attr:`share`, over pairs."""
+    even_share: float
+    """The match share of an even contest: 1/2, or 1/3 in cut-throat."""
+    pairs_swept_by_a: int
+    """Pairs whose every match A took."""
+    pairs_swept_by_b: int
+    """Pairs whose every match B took."""
+
+    @property
+    def pairs_mixed(self) -> int:
+        """Pairs neither bot swept."""
+        return self.pairs - self.pairs_swept_by_a - self.pairs_swept_by_b
+
+    @property
+    def games_per_match(self) -> float:
+        """Average games per match."""
+        return self.games / self.matches if self.matches else 0.0
+
+    @classmethod
+    def from_pairs(cls, pairs: Sequence[PairResult], sides: int) -> MatchStats:
+        """Sum the matches of ``pairs`` (played under rules with ``sides`` sides)."""
+        matches = [m for p in pairs for m in p.matches]
+        scores = [p.match_score for p in pairs]
+        a_won = sum(1 for m in matches if m.a_credit == 1.0)
+        return cls(
+            pairs=len(pairs), matches=len(matches), games=sum(m.games for m in matches),
+            a_won=a_won, b_won=len(matches) - a_won,
+            a_game_wins=sum(m.a_wins for m in matches), b_game_wins=sum(m.b_wins for m in matches),
+            share=statistics.fmean(scores) if scores else 0.0, share_ci=share_ci(scores), even_share=1 / sides,
+            pairs_swept_by_a=sum(1 for x in scores if x == 1.0), pairs_swept_by_b=sum(1 for x in scores if x == 0.0),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (the ``match`` object of ``euchre arena --json``)."""
+        return {
+            "pairs": self.pairs, "matches": self.matches, "games": self.games,
+            "games_per_match": self.games_per_match,
+            "a_won": self.a_won, "b_won": self.b_won,
+            "a_game_wins": self.a_game_wins, "b_game_wins": self.b_game_wins,
+            "share": self.share, "share_ci95": list(self.share_ci), "even_share": self.even_share,
+            "pairs_swept_by_a": self.pairs_swept_by_a, "pairs_swept_by_b": self.pairs_swept_by_b,
+            "pairs_mixed": self.pairs_mixed,
+        }
+
+
 @dataclass(frozen=True)
 class ArenaResult:
     """The outcome of :func:`run_arena`. ``to_dict()`` is the JSON of ``euchre arena --json``."""
@@ -362,6 +534,9 @@ class ArenaResult:
     """Every pair, in index order (for further analysis; not in :meth:`to_dict`)."""
     seconds: float = 0.0
     """Wall-clock time of the run (the only field that varies between identical runs)."""
+    match: MatchStats | None = None
+    """Under match rules (``match_games``/``match_wins``), the matches: A's match win share with
+    its interval over pairs, the number of matches and the games per match; ``None`` otherwise."""
 
     @property
     def games(self) -> int:
@@ -428,11 +603,7 @@ class ArenaResult:
     def win_share_ci(self) -> tuple[float, float]:
         """95% interval of :attr:`win_share`: ``t`` over pair win scores plus two pseudo-pairs
         won by each bot, clipped to [0, 1]."""
-        scores = [p.win_score for p in self.pairs] + [1.0, 1.0, 0.0, 0.0]
-        n = len(scores)
-        m = statistics.fmean(scores)
-        half = t95(n - 1) * statistics.stdev(scores) / math.sqrt(n)
-        return (max(0.0, m - half), min(1.0, m + half))
+        return share_ci([p.win_score for p in self.pairs])
 
     @property
     def sweeps(self) -> tuple[int, int, int]:
@@ -468,6 +639,7 @@ class ArenaResult:
             "pairs_swept_by_a": a_swept,
             "pairs_swept_by_b": b_swept,
             "pairs_mixed": mixed,
+            **({"match": self.match.to_dict()} if self.match is not None else {}),
             "seconds": self.seconds,
         }
 
@@ -489,8 +661,9 @@ class ArenaResult:
                 makers=makers,
             )
 
+        match = MatchStats.from_pairs(pairs, rules.sides) if rules.is_match else None
         return cls(a=stats(a, True), b=stats(b, False), rules=rules, seed=seed, deals=deals,
-                   pairs=tuple(pairs), seconds=seconds)
+                   pairs=tuple(pairs), seconds=seconds, match=match)
 
 
 def _hands_per_seating(pairs: Sequence[PairResult], k: int) -> list[int]:
@@ -506,7 +679,8 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
               progress: Progress | None = None, chunk: int = 2) -> ArenaResult:
     """A duplicate match between the registered bots ``a`` and ``b`` (see the module docstring).
 
-    Pairs of games are played until every seating has dealt at least ``deals`` hands. ``jobs``
+    Pairs of games (under match rules, pairs of matches: :attr:`ArenaResult.match`) are played
+    until every seating has dealt at least ``deals`` hands. ``jobs``
     processes share the work (default: all cores; 1 plays in this process), ``chunk`` pairs at a
     time; the result depends only on the bots, ``rules``, ``deals`` and ``seed``. ``progress`` is
     called in this process after every finished pair. Unknown bot names raise ``ValueError``

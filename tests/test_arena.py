@@ -194,7 +194,7 @@ def test_cli_takes_levels_and_bots_with_options(capsys: pytest.CaptureFixture[st
         (["arena", "random", "random", "--jobs", "0"], "--jobs: must be at least 1"),
         (["arena", "random"], "the following arguments are required: B"),
         (["arena", "random", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
-        (["arena", "random", "random", "--rules", "two-handed", "--going-alone"], "Rules.going_alone"),
+        (["arena", "random", "random", "--rules", "two-handed", "--going-alone"], "going alone (--going-alone)"),
         (["arena", "search:{samples: 5}", "random"], "argument A: bot 'search:{samples: 5}': the options after ':' "
                                                     "are not JSON"),
         (["arena", "random", 'expert:{"sample": 5}'], "argument B: bot 'expert:{\"sample\": 5}': "),
@@ -209,3 +209,124 @@ def test_cli_bad_input_exits_2(argv: list[str], fragment: str, capsys: pytest.Ca
     assert fragment in err
     if "known bots" in fragment:  # other tests may register bots of their own: only ours are sure
         assert "heuristic" in err and "search" in err
+
+
+# --- matches (Rules.match_games / match_wins) ----------------------------------------------------
+@pytest.mark.parametrize(("preset", "match"), [("american", {"match_wins": 2}),
+                                               ("cut-throat", {"match_games": 3}),
+                                               ("two-handed", {"match_wins": 2, "laps": True, "slam": True})])
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_a_bot_against_itself_is_exactly_even_in_matches(preset: str, match: dict[str, object], bot: str) -> None:
+    # The matches of a pair are dealt alike and played by the same seat-seeded bots: they are the
+    # same match with the roles swapped, so every pair's match score is exactly the even share.
+    r = run_arena(bot, bot, Rules.preset(preset, **match), deals=20, seed=2, jobs=1)
+    m = r.match
+    assert m is not None
+    sides = r.rules.sides
+    assert m.share == m.even_share == r.even_share == 1 / sides
+    assert all(p.match_score == 1 / sides for p in r.pairs)
+    assert m.a_won == m.pairs == len(r.pairs) and m.b_won == m.pairs * (sides - 1)
+    assert m.pairs_swept_by_a == m.pairs_swept_by_b == 0 and m.pairs_mixed == m.pairs
+    lo, hi = m.share_ci
+    assert lo < m.even_share < hi
+    assert r.margin == 0.0 and r.win_share == r.even_share
+    assert m.b_game_wins == m.a_game_wins * (sides - 1)
+    assert m.games == r.games and m.matches == len(r.pairs) * len(seatings(r.rules.players))
+
+
+def test_heuristic_wins_most_matches_against_random() -> None:
+    r = run_arena("heuristic", "random", Rules(match_wins=2), deals=150, seed=1, jobs=1)
+    m = r.match
+    assert m is not None
+    assert m.share_ci[0] > 0.5 and m.share > 0.8
+    assert m.matches == 2 * len(r.pairs) == m.a_won + m.b_won
+    assert 2 <= m.games_per_match <= 3  # first to two wins: two or three games
+    assert m.games == r.games == sum(len(p.games) for p in r.pairs)
+    assert r.margin_ci is not None and r.margin_ci[0] > 0
+    # Every game of every match is in the per-hand and per-game figures.
+    assert r.a.games_won + r.b.games_won == r.games
+    assert r.a.games_won == m.a_game_wins and r.b.games_won == m.b_game_wins  # no slam
+    for p in r.pairs:
+        assert [mr.seating for mr in p.matches] == [0, 1]
+        for mr in p.matches:
+            games = [g for g in p.games if g.seating == mr.seating]
+            assert len(games) == mr.games
+            assert mr.a_wins == sum(g.a_credit for g in games) and mr.b_wins == mr.games - mr.a_wins
+            assert mr.a_credit == (1.0 if mr.a_wins == 2 else 0.0)
+    # Swapping the names negates it, pair for pair.
+    back = run_arena("random", "heuristic", Rules(match_wins=2), deals=150, seed=1, jobs=1)
+    assert back.match is not None and back.match.share == 1 - m.share and back.match.a_won == m.b_won
+
+
+def test_matches_are_deterministic_whatever_the_jobs() -> None:
+    rules = Rules(match_games=3)
+    one = run_arena("heuristic", "random", rules, deals=60, seed=5, jobs=1)
+    two = run_arena("heuristic", "random", rules, deals=60, seed=5, jobs=2, chunk=1)
+    assert _without_seconds(one) == _without_seconds(two)
+    assert one.pairs == two.pairs and one.match == two.match
+    assert _without_seconds(run_arena("heuristic", "random", rules, deals=60, seed=6, jobs=1)) != _without_seconds(one)
+    assert one.match is not None and 3 <= one.match.games_per_match
+
+
+def test_a_laps_start_is_not_counted_as_points_again() -> None:
+    from euchre.arena import _game_result, _play_out
+    from euchre.game import Game
+
+    rules = Rules(match_wins=2, laps=True)
+    game = Game(rules, seed=11, scores=[7, 3])
+    _play_out(game, ["heuristic", "random", "heuristic", "random"])
+    g = _game_result(game, (0, 2), 0)
+    assert g.a_points == game.scores[0] - 7 and g.b_points == game.scores[1] - 3
+
+
+def test_without_match_rules_there_is_no_match() -> None:
+    r = run_arena("heuristic", "random", deals=20, seed=0, jobs=1)
+    assert r.match is None and all(p.matches == () for p in r.pairs)
+    assert "match" not in r.to_dict()
+
+
+def test_a_failing_bot_in_a_match_names_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    register_bot("cheat", _Cheat, "answers illegal actions")
+    with pytest.raises(BotError, match=r"bot 'cheat' at seat .*, match seed \d+, game 1, game seed .* not legal"):
+        run_arena("cheat", "random", Rules(match_wins=2), deals=10, jobs=1)
+
+
+def test_cli_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "heuristic", "random", "--match-wins", "2", "--deals", "150", "--jobs", "1", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "match pairs = " in out and "A's share of matches won: " in out and "games per match" in out
+    assert "A's share of games won" in out and "margin A-B" in out and "matches won" in out
+    assert main([*argv, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    m = d["match"]
+    assert d["rules"]["match_wins"] == 2
+    assert m["matches"] == 2 * d["pairs"] == m["a_won"] + m["b_won"]
+    assert m["games"] == d["games"] and m["games_per_match"] == d["games"] / m["matches"]
+    lo, hi = m["share_ci95"]
+    assert 0.5 < lo <= m["share"] <= hi <= 1.0 and m["even_share"] == 0.5
+    assert m["pairs_swept_by_a"] + m["pairs_swept_by_b"] + m["pairs_mixed"] == d["pairs"]
+    # The same seed gives the same numbers.
+    assert main([*argv, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    del again["seconds"], d["seconds"]
+    assert again == d
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--match-wins", "2", "--game-deals", "3"], "--game-deals: a match (--match-games/--match-wins) is played "
+                                                     "in games to a target score"),
+        (["--match-wins", "2", "--match-games", "3"], "not both"),
+        (["--rules", "timed", "--match-games", "3"], "a match needs games played to a target score"),
+        (["--slam"], "slam (--slam): needs a match"),
+        (["--match-wins", "0"], "match wins (--match-wins): must be a whole number of games from 1 to 99"),
+    ],
+)
+def test_cli_bad_match_combinations_exit_2(extra: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "random", "random", "--deals", "5", "--jobs", "1", *extra])
+    assert e.value.code == 2
+    assert fragment in capsys.readouterr().err
