@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from euchre.actions import Action
 from euchre.errors import IllegalActionError, RulesError
@@ -94,6 +95,30 @@ class Match:
         self._end_game()
         return not self.is_over
 
+    def unsettle(self) -> None:
+        """Take back the last :meth:`settle` (a front end whose write of the game's end failed):
+        the next game, not yet played, is put away and the finished game no longer counts."""
+        if len(self.results) != len(self.games) - (0 if self.is_over else 1):
+            raise IllegalActionError("no finished game of the match to take back")
+        if not self.is_over:
+            if self.game.actions():
+                raise IllegalActionError("the next game of the match has begun; it cannot be put away")
+            self.games.pop()
+        self.results.pop()
+        game = self.game
+        if game.winner is not None:
+            self.wins[game.winner] -= self.game_wins(game)
+        self.winner = None
+
+    def game_wins(self, game: Game) -> int:
+        """What the finished ``game`` counts for its winner: 2 for a slam (when the rules count
+        slams: every other side at 0 or less), else 1; 0 for a game without a winner."""
+        winner = game.winner
+        if winner is None:
+            return 0
+        slam = self.rules.slam and all(score <= 0 for side, score in enumerate(game.scores) if side != winner)
+        return 2 if slam else 1
+
     def _end_game(self) -> None:
         nxt = self._score(self.game)
         if nxt is not None:
@@ -104,10 +129,9 @@ class Match:
         """Count the finished ``game`` for the match; the next game's first dealer and starting
         scores (laps), or ``None`` once the match is decided."""
         self.results.append(game.winners)
+        if game.winner is not None:
+            self.wins[game.winner] += self.game_wins(game)
         winner = game.winner
-        if winner is not None:
-            slam = self.rules.slam and all(score <= 0 for side, score in enumerate(game.scores) if side != winner)
-            self.wins[winner] += 2 if slam else 1
         decided = self._decided()
         if decided is not None:
             self.winner = decided
@@ -184,6 +208,16 @@ class Match:
         if self.winner is not None:
             return f"match over: {self.standing()}, side {self.winner} takes the match"
         return f"{self.standing()}; game {len(self.games)}: {self.game.summary()}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The match score as JSON-ready data (the server's frames): the game being played
+        (1-based), game wins per side, the rules' ending, the winner once it is over, the
+        standing in words, and each finished game's winners and final scores."""
+        finished = self.games[: len(self.results)]
+        return {"game": len(self.games), "wins": list(self.wins), "match_games": self.rules.match_games,
+                "match_wins": self.rules.match_wins, "winner": self.winner, "standing": self.standing(),
+                "games": [{"winners": list(g.winners), "scores": list(g.scores), "counts": self.game_wins(g)}
+                          for g in finished]}
 
     def actions(self) -> list[list[Action]]:
         """Every game's actions, in order."""

@@ -33,6 +33,7 @@ from server_support import DATABASES, Client, Server, fresh_database
 from euchre import Game, Rules
 from euchre.actions import Action
 from euchre.bots.levels import level_bot
+from euchre.match import Match
 from euchre.bots.persona import CAST
 from euchre.notation import loads as load_record
 from euchre.protocol import view_to_dict
@@ -126,18 +127,28 @@ def harness(tmp_path: Path) -> Any:
 
 # --- the engine's truth ---------------------------------------------------------------------------
 def replay(row: TableRow, upto: int | None = None) -> Game | None:
-    """The game of the table's first ``upto`` events (all by default), replayed by the engine."""
+    """The game of the table's first ``upto`` events (all by default), replayed by the engine
+    (under match rules, the match's game being played)."""
     game = None
+    match = None
     for ev in row.events:
         if upto is not None and ev.seq > upto:
             break
         if ev.kind == "start":
-            game = Game(Rules.from_dict(row.rules), seed=row.seed, dealer=row.dealer)
+            rules = Rules.from_dict(row.rules)
+            if rules.is_match:
+                match = Match(rules, seed=row.seed, dealer=row.dealer)
+                game = match.game
+            else:
+                game = Game(rules, seed=row.seed, dealer=row.dealer)
         elif ev.kind in ("action", "claim"):  # a claim holds the cards it played
             assert game is not None, f"action before start at event {ev.seq}"
             codes = ev.payload["a"]
             for code in codes if isinstance(codes, list) else [codes]:
                 game.push(Action.from_code(int(code)))
+            if match is not None:
+                match.settle()
+                game = match.game
         elif ev.kind == "undo":
             assert game is not None
             for _ in range(int(ev.payload["n"])):

@@ -88,7 +88,8 @@ def test_two_players_of_the_default_name_are_two_rows(db: str, tmp_path: Path) -
             [("You", key_of(ANN), 1), ("You", key_of(BEA), 1)])
         # The shape is the old one plus ``key``.
         assert set(rows[0]) == {"name", "key", "kind", "games", "wins", "hands", "points_per_hand", "calls",
-                                "make_rate", "euchred_rate", "defended", "euchre_rate", "loners", "loner_marches"}
+                                "make_rate", "euchred_rate", "defended", "euchre_rate", "loners", "loner_marches",
+                                "matches", "match_wins"}
         # Bots are grouped by name, with no key, as before.
         bots = [p for p in stats(srv) if p["kind"] == "bot"]
         assert bots and all(p["key"] is None for p in bots)
@@ -248,7 +249,7 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
     store = Store(url)  # upgrades to the head, as the server does when it starts
     try:
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
             assert conn.execute(select(seats.c.name, seats.c.player).order_by(seats.c.table_id)).all() == [
                 ("Old", None), ("Old", None), ("Older", None)]
             assert conn.execute(select(results.c.player)).scalars().all() == [None] * 3
@@ -256,6 +257,8 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
         assert {"ix_results_name", "ix_results_player"} <= indexes
         assert sorted((p["name"], p["key"] or "", p["games"]) for p in store.stats()) == [
             ("Old", "", 2), ("Older", "", 1)]
+        # 0003: the old rows are single games, each won game a game win, no matches.
+        assert sorted((p["name"], p["wins"], p["matches"]) for p in store.stats()) == [("Old", 2, 0), ("Older", 1, 0)]
     finally:
         store.close()
 

@@ -40,6 +40,7 @@ from euchre.describe import action_words, hand_result_words, missing_choice_word
 from euchre.errors import EuchreError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
+from euchre.match import Match
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
 from euchre.server.db import DamagedTable, EventRow, Op, SeatRow, Store, TableRow, now, token_hash
@@ -277,6 +278,9 @@ class LiveTable:
         self.standin: set[int] = set()
         """Human seats a computer player is playing while their player is away."""
         self.game: Game | None = None
+        """The game being played (under match rules, the match's current game)."""
+        self.match: Match | None = None
+        """The match, under match rules (``match_games``/``match_wins``): its games in order."""
         self.version = 0
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
@@ -294,7 +298,7 @@ class LiveTable:
         """The score sheet of the finished hands, and how many there were (see :meth:`_history`)."""
         self._claimable: tuple[int, bool] = (-1, False)
         """Whether the seat to act may claim, and at which version that was worked out."""
-        self._results_sent: dict[tuple[int, int | None, Any], dict[str, Any]] = {}
+        self._results_sent: dict[tuple[int, int, int | None, Any], dict[str, Any]] = {}
         """The ``result`` of the state frames, by (hand, recipient seat, the hand's result)."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
@@ -317,7 +321,11 @@ class LiveTable:
         """Apply a committed (or replayed) event to the in-memory table."""
         self._now = ev.at
         if ev.kind == "start":
-            self.game = Game(self.rules, seed=self.seed, dealer=self.row.dealer, clock=self._clock)
+            if self.rules.is_match:
+                self.match = Match(self.rules, seed=self.seed, dealer=self.row.dealer)
+                self.game = self.match.game
+            else:
+                self.game = Game(self.rules, seed=self.seed, dealer=self.row.dealer, clock=self._clock)
             self.status = "playing"
             for s in ev.payload.get("bots", []):
                 self.seats[s].kind = "bot"
@@ -325,16 +333,14 @@ class LiveTable:
         elif ev.kind == "action":
             assert self.game is not None
             self.game.push(Action.from_code(int(ev.payload["a"])))
-            if self.game.is_over:
-                self.status = "over"
+            self._settle()
         elif ev.kind == "claim":
             assert self.game is not None and ev.seat is not None
             first = self.game.action_count
             for code in ev.payload["a"]:
                 self.game.push(Action.from_code(int(code)))
             self.game.claims.append((ev.seat, first, self.game.action_count))
-            if self.game.is_over:
-                self.status = "over"
+            self._settle()
         elif ev.kind == "undo":
             assert self.game is not None and ev.seat is not None
             for _ in range(int(ev.payload["n"])):
@@ -350,6 +356,18 @@ class LiveTable:
         else:
             raise ValueError(f"unknown event kind {ev.kind!r}")
         self._applied(ev)
+
+    def _settle(self) -> None:
+        """After a game-ending event: a match deals its next game (and the table plays on), else
+        the table is over."""
+        g = self.game
+        if g is None or not g.is_over:
+            return
+        if self.match is not None and self.match.settle():
+            self.game = self.match.game
+            self._claimable = (-1, False)
+        else:
+            self.status = "over"
 
     def _applied(self, ev: EventRow) -> None:
         if ev.client_id is not None:
@@ -399,10 +417,11 @@ class LiveTable:
         seats = {seat for seat, _ in keys}
         views: dict[int | None, dict[str, Any]] = {}
         previous: dict[int | None, dict[str, Any]] = {}
+        before = self._before(g)  # the game of the last finished hand, and its index
         if g is not None:
             views = view_dicts(g, list(seats))
-            if not g.state.history and len(g.hands) > 1:
-                previous = view_dicts(g, list(seats), hand=-2)
+            if not g.state.history and before is not None:
+                previous = view_dicts(before[0], list(seats), hand=before[1])
         shared = {
             "table": self.id, "status": self.status, "level": self.level, "preset": self.row.preset,
             "seats": self.seat_info(),
@@ -410,18 +429,19 @@ class LiveTable:
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],
             "rematch": self.rematch,
+            "match": self.match.to_dict() if self.match is not None else None,
             "history": self._history(g),
             "claimed": self._claimed(g),
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
-        finished = None  # the latest finished hand: its index and result (public facts)
-        if g is not None:
-            done = len(g.hands) - (1 if g.state.is_over else 2)
-            if done >= 0:
-                res = g.hands[done].result()
-                if res is not None:
-                    finished = (done, res)
+        finished = None  # the latest finished hand: its game, index and result (public facts)
+        if g is not None and g.state.is_over:
+            before = (g, len(g.hands) - 1)
+        if before is not None:
+            res = before[0].hands[before[1]].result()
+            if res is not None:
+                finished = (before[0], before[1], res)
         for seat, host in keys:
             view = views.get(seat)
             prev = previous.get(seat)
@@ -438,21 +458,38 @@ class LiveTable:
             elif prev is not None and prev["actions"]:
                 last = prev["actions"][-1]
             result = None
-            if finished is not None and g is not None:
-                result = self._result_words(g, finished[0], finished[1], seat)
+            if finished is not None:
+                result = self._result_words(*finished, seat)
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
                                  "claim": claim, "undo": undo, "notes": notes, "result": result}
         return out
 
+    def _before(self, g: Game | None) -> tuple[Game, int] | None:
+        """The hand before the one being played, as (its game, its index): the previous hand of
+        this game, or under match rules the last hand of the game before."""
+        if g is None:
+            return None
+        if len(g.hands) > 1:
+            return g, len(g.hands) - 2
+        if self.match is not None and len(self.match.games) > 1 and g is self.match.game:
+            last = self.match.games[-2]
+            return last, len(last.hands) - 1
+        return None
+
     def _result_words(self, g: Game, hand: int, res: Any, seat: int | None) -> dict[str, Any]:
         """The frame's ``result`` for one recipient: the hand's result with its sentence, worked
         out once per hand and recipient (every broadcast of the next hand sends it)."""
-        key = (hand, seat, res)  # the result itself: a hand taken back and played again differs
+        games = self.match.games if self.match is not None else [g]
+        index = next((i for i, x in enumerate(games) if x is g), 0)
+        # The result itself is in the key: a hand taken back and played again differs.
+        key = (index, hand, seat, res)
         cached = self._results_sent.get(key)
         if cached is None:
             names = [("You" if s.seat == seat else s.name) for s in self.seats]
             words = hand_result_words(g.view(seat, hand), names)
             cached = {"hand": hand, **res.to_dict(), "words": words}
+            if self.match is not None:
+                cached["game"] = index + 1
             if len(self._results_sent) > 64:
                 self._results_sent.clear()
             self._results_sent[key] = cached
@@ -593,8 +630,20 @@ class LiveTable:
             # lock), and a failed commit is undone.
             at = time.time()
             self._now = at
-            payload, revert = apply(g)
-            extra = [self._finish_op(g)] if g.is_over else []
+            payload, revert_game = apply(g)
+            match = self.match
+            scored = match is not None and g.is_over
+            if scored:
+                assert match is not None
+                match.settle()  # the game counts for the match, and the next game is dealt
+
+            def revert() -> None:
+                if scored:
+                    assert match is not None
+                    match.unsettle()
+                revert_game()
+            done = g.is_over and (match is None or match.is_over)
+            extra = [self._finish_op(g)] if done else []
             ev = EventRow(self.version + 1, kind, seat, client_id, payload, at)
             try:
                 ok = await self.hub.durable([Store.op_event(self.id, ev), *extra])
@@ -605,55 +654,75 @@ class LiveTable:
                 revert()
                 raise Refusal("unavailable", "the database did not take the action; try again")
             self._applied(ev)
-            if g.is_over:
+            if match is not None:
+                self.game = match.game
+            if done:
                 self.status = "over"
                 self.hub.finished += 1
             if reply is not None:
                 reply.push(_frame("ack", id=client_id, v=ev.seq))
             self.broadcast()
             self._kick_bot()
-            if g.is_over:
+            if done:
                 for t in self._away.values():
                     t.cancel()
             return ev.seq
 
     def _finish_op(self, game: Game) -> Op:
+        """The finished table's row: its result, its record (under match rules, the whole
+        match's, with the game wins as its scores) and the statistics rows."""
         names = [s.name for s in self.seats]
-        record = notation.dumps(game, players=names, meta={"table": self.id, "level": self.level})
-        return Store.op_finish(self.id, game.scores, game.winners, record, self._results(game))
+        meta = {"table": self.id, "level": self.level}
+        m = self.match
+        if m is not None:
+            record = notation.dumps(m, players=names, meta=meta)
+            winners = [m.winner] if m.winner is not None else []
+            return Store.op_finish(self.id, m.wins, winners, record, self._results(m.games))
+        record = notation.dumps(game, players=names, meta=meta)
+        return Store.op_finish(self.id, game.scores, game.winners, record, self._results([game]))
 
-    def _results(self, game: Game) -> list[dict[str, Any]]:
-        """One row per seat for the statistics page."""
+    def _results(self, games: Sequence[Game]) -> list[dict[str, Any]]:
+        """One row per seat for the statistics page, over every game of the table (one, or a
+        match's): the table is won by the winners of the game, or of the match."""
         r = self.rules
+        m = self.match
+        winners = ((m.winner,) if m.winner is not None else ()) if m is not None else games[-1].winners
         rows = []
         for s in self.seats:
             side = r.side_of(s.seat)
             bot = s.kind == "bot"
             row: dict[str, Any] = {"seat": s.seat, "name": s.name, "kind": "bot" if bot else "human",
-                   "player": None if bot else s.player,
-                   "won": side in game.winners, "hands": 0,
-                   "points_for": game.scores[side] - game.initial_scores[side],
-                   "points_against": sum(game.scores) - game.scores[side]
-                   - (sum(game.initial_scores) - game.initial_scores[side]),
+                   "player": None if bot else s.player, "won": side in winners, "hands": 0,
+                   "games": len(games), "game_wins": sum(side in g.winners for g in games), "match": m is not None,
+                   "points_for": 0, "points_against": 0,
                    "calls": 0, "made": 0, "euchred": 0, "defended": 0, "euchres": 0, "loners": 0,
                    "loner_marches": 0}
-            for h in game.hands:
-                res = h.result()
-                if res is None or res.thrown_in:
-                    continue
-                row["hands"] += 1
-                if res.maker == s.seat:
-                    row["calls"] += 1
-                    row["made"] += res.made
-                    row["euchred"] += res.euchred
-                    if res.alone:
-                        row["loners"] += 1
-                        row["loner_marches"] += res.march
-                elif side != res.maker_side:
-                    row["defended"] += 1
-                    row["euchres"] += res.euchred
+            for game in games:
+                row["points_for"] += game.scores[side] - game.initial_scores[side]
+                row["points_against"] += (sum(game.scores) - game.scores[side]
+                                          - (sum(game.initial_scores) - game.initial_scores[side]))
+                self._count_hands(row, game, s.seat)
             rows.append(row)
         return rows
+
+    def _count_hands(self, row: dict[str, Any], game: Game, seat: int) -> None:
+        """Add the hands of ``game`` to ``seat``'s statistics row."""
+        side = self.rules.side_of(seat)
+        for h in game.hands:
+            res = h.result()
+            if res is None or res.thrown_in:
+                continue
+            row["hands"] += 1
+            if res.maker == seat:
+                row["calls"] += 1
+                row["made"] += res.made
+                row["euchred"] += res.euchred
+                if res.alone:
+                    row["loners"] += 1
+                    row["loner_marches"] += res.march
+            elif side != res.maker_side:
+                row["defended"] += 1
+                row["euchres"] += res.euchred
 
     # --- bots ------------------------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot:

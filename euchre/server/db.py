@@ -41,10 +41,12 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     case,
     cast,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -129,6 +131,9 @@ results = Table(
     Column("loners", Integer, nullable=False),
     Column("loner_marches", Integer, nullable=False),
     Column("player", String(64), nullable=True, index=True),
+    Column("games", Integer, nullable=False, server_default="1"),
+    Column("game_wins", Integer, nullable=False, server_default="0"),
+    Column("match", Boolean, nullable=False, server_default=false()),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
 
@@ -485,8 +490,9 @@ class Store:
         # id and a name can never be mistaken for each other: they are separate grouping columns).
         by_name = case((c.player.is_(None), c.name), else_=None)
         q = (select(c.player, by_name.label("by_name"), c.kind, latest_name.label("latest_name"),
-                    func.count(c.table_id.distinct()).label("games"),
-                    func.count(case((c.won, c.table_id)).distinct()).label("wins"),
+                    func.sum(c.games).label("games"), func.sum(c.game_wins).label("wins"),
+                    func.count(case((c.match, c.table_id)).distinct()).label("matches"),
+                    func.count(case((and_(c.match, c.won), c.table_id)).distinct()).label("match_wins"),
                     func.sum(c.hands).label("hands"), func.sum(c.points_for).label("points_for"),
                     func.sum(c.points_against).label("points_against"), func.sum(c.calls).label("calls"),
                     func.sum(c.made).label("made"), func.sum(c.euchred).label("euchred"),
@@ -504,7 +510,8 @@ class Store:
             out.append({
                 "name": r["by_name"] if player is None else r["latest_name"],
                 "key": None if player is None else player_key(player),
-                "kind": r["kind"], "games": int(r["games"]), "wins": int(r["wins"] or 0),
+                "kind": r["kind"], "games": int(r["games"] or 0), "wins": int(r["wins"] or 0),
+                "matches": int(r["matches"] or 0), "match_wins": int(r["match_wins"] or 0),
                 "hands": hands,
                 "points_per_hand": (int(r["points_for"]) - int(r["points_against"])) / hands if hands else None,
                 "calls": calls, "make_rate": int(r["made"]) / calls if calls else None,
