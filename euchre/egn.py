@@ -42,7 +42,7 @@ from euchre.cards import (
 )
 from euchre.errors import EuchreError, IllegalActionError, RecordError, RulesError
 from euchre.game import Game
-from euchre.notation import GameRecord, HandRecord
+from euchre.notation import GameRecord, HandRecord, MatchRecord
 from euchre.rules import Rules
 from euchre.state import Deal, Phase, State
 
@@ -1065,3 +1065,35 @@ def dumps(source: Game | GameRecord, *, players: list[str] | None = None,
 def dump(source: Game | GameRecord, path: str | Path, **kw: Any) -> None:
     """Write :func:`dumps` to a file."""
     Path(path).write_text(dumps(source, **kw), encoding="utf-8")
+
+
+def match_to_dict(rec: MatchRecord, *, title: str | None = None) -> dict[str, Any]:
+    """A match record as EMN 1.0 data: the match's players, its format and each game's EGN.
+
+    EMN says a match of a fixed number of games (``matchFormat`` ``FIXED_GAMES`` with the count
+    as ``target``, as in the files of ``shared/data/egn``); a match to a number of game wins, and
+    laps or slams, have no EMN words here and raise :class:`RecordError` saying so."""
+    rules = rec.rules
+    problems = []
+    if rules.match_games is None:
+        problems.append(f"a match to {rules.match_wins} game wins (EMN's matchFormat says a fixed number of games)")
+    if rules.laps:
+        problems.append("laps (points past the target carried into the next game)")
+    if rules.slam:
+        problems.append("slams counting two game wins")
+    if problems:
+        raise RecordError(f"EMN cannot express this match: {', '.join(problems)}")
+    names = list(rec.players or [f"Player {i}" for i in range(4)])
+    ids = [f"p-{i + 1:02d}" for i in range(len(names))]
+    games = [{"gameIndex": str(i), "players": ids, "gameData": to_dict(g, players=names)}
+             for i, g in enumerate(rec.games)]
+    meta: dict[str, Any] = {"players": [{"id": pid, "name": name} for pid, name in zip(ids, names, strict=True)],
+                            "matchFormat": {"type": "FIXED_GAMES", "target": rules.match_games}}
+    if title or rec.meta.get("title"):
+        meta = {"title": title or str(rec.meta["title"]), **meta}
+    return {"fileType": MATCH_FILE_TYPE, "version": "1.0", "metadata": meta, "games": games}
+
+
+def dumps_match(rec: MatchRecord, *, title: str | None = None) -> str:
+    """A match record as EMN 1.0 JSON text (see :func:`match_to_dict`)."""
+    return json.dumps(match_to_dict(rec, title=title), indent=2, ensure_ascii=False) + "\n"

@@ -33,8 +33,8 @@ from server_support import DATABASES, Client, Server, fresh_database
 from euchre import Game, Rules
 from euchre.actions import Action
 from euchre.bots.levels import level_bot
-from euchre.match import Match
 from euchre.bots.persona import CAST
+from euchre.match import Match
 from euchre.notation import loads as load_record
 from euchre.protocol import view_to_dict
 from euchre.server.db import Store, TableRow

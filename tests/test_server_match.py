@@ -25,26 +25,27 @@ MATCH = {"match_wins": 2, "target": 3}
 
 
 async def _play_match(c: Client, rng: random.Random, timeout: float = 90.0) -> list[dict[str, Any]]:
-    """Seat ``c`` plays random legal actions until the table is over; every state frame's data."""
-    seen: list[dict[str, Any]] = []
+    """Seat ``c`` plays random legal actions until the table is over (starting from the state
+    it has); every state frame's data."""
+    assert c.state is not None
+    seen: list[dict[str, Any]] = [c.state]
     deadline = time.monotonic() + timeout
     n = 0
     acted = -1
     while True:
-        f = await c.recv(max(0.01, deadline - time.monotonic()))
-        if f["t"] != "state":
-            if f["t"] == "err" and f.get("code") == "unavailable":
-                acted = -1
-            continue
-        d = f["d"]
-        seen.append(d)
+        d = c.state
         if d["status"] == "over":
             return seen
         view = d["view"]
-        if view is not None and view["legal"] and f["v"] > acted and f["v"] == c.v:
+        if view is not None and view["legal"] and c.v > acted:
             n += 1
-            acted = f["v"]
-            await c.send({"t": "act", "id": f"a{n}", "action": rng.choice(view["legal"]), "v": f["v"]})
+            acted = c.v
+            await c.send({"t": "act", "id": f"a{n}", "action": rng.choice(view["legal"]), "v": c.v})
+        f = await c.recv(max(0.01, deadline - time.monotonic()))
+        if f["t"] == "state":
+            seen.append(f["d"])
+        elif f["t"] == "err" and f.get("code") == "unavailable":
+            acted = -1  # the database refused: act again at this version
 
 
 def _replayed_match(srv: Any, table_id: str) -> tuple[Any, Any]:
@@ -140,3 +141,39 @@ def test_a_refused_game_end_does_not_count_for_the_match(db: str, tmp_path: Path
         assert frames[-1]["match"]["winner"] is not None
         row, game = _replayed_match(srv, d["id"])
         assert game is not None and game.is_over
+
+
+def test_a_finished_match_replays_game_by_game_and_exports_as_emn(tmp_path: Path) -> None:
+    """The viewer's API answers one game of the match at a time (``?game=N``) with the match's
+    outcome; the EGN download of a match is EMN (a fixed number of games), and a match EMN
+    cannot say (to a number of wins) is refused with the reason."""
+    from euchre import egn
+
+    with live("sqlite", tmp_path) as srv:
+        fixed = srv.create(mode="bots", name="Solo", rules={"match_games": 2, "target": 3})
+        wins = srv.create(mode="bots", name="Solo", rules=MATCH)
+
+        async def scenario() -> None:
+            for d in (fixed, wins):
+                c = await join(srv, d["id"], d["token"])
+                await _play_match(c, random.Random(7))
+                await c.close()
+
+        run(scenario(), timeout=150)
+        first = srv.http.get(f"/api/games/{fixed['id']}/replay").json()
+        count = first["match"]["count"]
+        assert first["match"]["shown"] == 1 and count >= 2 and first["match"]["winner"] is not None
+        second = srv.http.get(f"/api/games/{fixed['id']}/replay?game=2").json()
+        assert second["match"]["shown"] == 2 and second["steps"] != first["steps"]
+        r = srv.http.get(f"/api/games/{fixed['id']}/replay?game={count + 1}")
+        assert r.status_code == 400 and f"the match has {count} games; there is no game {count + 1}" in r.text
+        r = srv.http.get(f"/api/tables/{fixed['id']}/record?format=egn")
+        assert r.status_code == 200 and f"euchre-{fixed['id']}.emn" in r.headers["content-disposition"]
+        games = egn.loads_match(r.text)
+        assert len(games) == count and games[0].players == ["Solo", *games[0].players[1:]]
+        r = srv.http.get(f"/api/tables/{wins['id']}/record?format=egn")
+        assert r.status_code == 409 and "EMN cannot express this match: a match to 2 game wins" in r.text
+        # An uploaded match record is shown the same way.
+        text = srv.http.get(f"/api/tables/{fixed['id']}/record").text
+        up = srv.http.post("/api/replay?game=2", json={"record": text})
+        assert up.status_code == 200 and up.json()["match"]["shown"] == 2

@@ -61,21 +61,36 @@ class ReplayUpload(BaseModel):
     """Which format; ``None``: EGN when the text starts with ``{``, else ours."""
 
 
-def _load(text: str, fmt: str | None) -> notation.GameRecord:
-    """The record in ``text``; raises :class:`~euchre.errors.EuchreError` saying what is wrong."""
+def _load(text: str, fmt: str | None) -> notation.GameRecord | notation.MatchRecord:
+    """The record in ``text`` (a game's, or in our format a match's); raises
+    :class:`~euchre.errors.EuchreError` saying what is wrong."""
     if not text.strip():
         raise EuchreError("the record is empty")
     if fmt == "egn":
         return egn.loads(text)
     if fmt == "ours":
+        if notation.is_match_text(text):
+            return notation.MatchRecord.loads(text)
         return notation.GameRecord.loads(text)
-    return notation.loads(text)
+    return notation.loads_any(text)
 
 
-def _timeline_json(text: str, fmt: str | None, analyze: bool) -> bytes:
-    """Load, replay and describe a record (on a worker thread), as JSON bytes."""
-    timeline = timeline_of_record(_load(text, fmt), analyze=analyze)
-    return orjson.dumps(timeline.to_dict())
+def _timeline_json(text: str, fmt: str | None, analyze: bool, game: int | None = None) -> bytes:
+    """Load, replay and describe a record (on a worker thread), as JSON bytes. Of a match, the
+    timeline is of its game ``game`` (1-based; the first by default), with ``match`` saying
+    which game of how many and how the match went."""
+    rec = _load(text, fmt)
+    if isinstance(rec, notation.GameRecord):
+        if game is not None and game != 1:
+            raise EuchreError(f"the record is of one game; there is no game {game}")
+        return orjson.dumps(timeline_of_record(rec, analyze=analyze).to_dict())
+    match = rec.replay()
+    number = 1 if game is None else game
+    if not 1 <= number <= len(rec.games):
+        raise EuchreError(f"the match has {len(rec.games)} games; there is no game {number}")
+    out = timeline_of_record(rec.games[number - 1], analyze=analyze).to_dict()
+    out["match"] = {**match.to_dict(), "shown": number, "count": len(rec.games), "summary": match.summary()}
+    return orjson.dumps(out)
 
 
 def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
@@ -87,18 +102,18 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
     kept: OrderedDict[str, bytes] = OrderedDict()
     running: dict[str, asyncio.Future[bytes]] = {}
 
-    async def answer(request: Request, text: str, fmt: str | None, analyze: bool) -> Response:
+    async def answer(request: Request, text: str, fmt: str | None, analyze: bool, game: int | None) -> Response:
         try:
             if not analyze:
-                body = await asyncio.to_thread(_timeline_json, text, fmt, False)
+                body = await asyncio.to_thread(_timeline_json, text, fmt, False, game)
             else:
-                body = await analysed(request, text, fmt)
+                body = await analysed(request, text, fmt, game)
         except (EuchreError, ValueError) as e:
             raise ApiError(400, "bad_record", short(f"the record cannot be replayed: {e}")) from None
         return Response(body, media_type="application/json")
 
-    async def analysed(request: Request, text: str, fmt: str | None) -> bytes:
-        key = hashlib.sha256(f"{fmt}\n{text}".encode()).hexdigest()
+    async def analysed(request: Request, text: str, fmt: str | None, game: int | None) -> bytes:
+        key = hashlib.sha256(f"{fmt}\n{game}\n{text}".encode()).hexdigest()
         if key in kept:
             kept.move_to_end(key)
             return kept[key]
@@ -113,7 +128,7 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
             if len(running) >= ANALYSES_AT_ONCE:
                 raise ApiError(503, "busy", "analyses are busy right now; try again in a few seconds",
                                headers={"Retry-After": "5"})
-            fut = asyncio.get_running_loop().run_in_executor(threads, _timeline_json, text, fmt, True)
+            fut = asyncio.get_running_loop().run_in_executor(threads, _timeline_json, text, fmt, True, game)
             running[key] = fut
 
             def done(f: asyncio.Future[bytes]) -> None:
@@ -135,19 +150,21 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
         return page("viewer.html")
 
     @app.get("/api/games/{table_id}/replay")
-    async def game_replay(table_id: str, request: Request,
-                          analyze: Annotated[bool, Query()] = False) -> Response:
-        """Every step of a finished game, all hands face up (409 ``not_over`` before the end)."""
+    async def game_replay(table_id: str, request: Request, analyze: Annotated[bool, Query()] = False,
+                          game: Annotated[int | None, Query(ge=1, le=999)] = None) -> Response:
+        """Every step of a finished game, all hands face up (409 ``not_over`` before the end);
+        of a match, its game ``game`` (the first by default)."""
         hub = request.app.state.hub
         text = await asyncio.to_thread(hub.store.record, table_id)
         if text is None:
             await table_or_404(request, table_id)
             raise ApiError(409, "not_over", "the replay is available once the game is over")
-        return await answer(request, text, "ours", analyze)
+        return await answer(request, text, "ours", analyze, game)
 
     @app.post("/api/replay")
-    async def upload_replay(body: ReplayUpload, request: Request,
-                            analyze: Annotated[bool, Query()] = False) -> Response:
-        """Every step of an uploaded record (ours or EGN); 400 ``bad_record`` when it is wrong."""
-        return await answer(request, body.record, body.format, analyze)
+    async def upload_replay(body: ReplayUpload, request: Request, analyze: Annotated[bool, Query()] = False,
+                            game: Annotated[int | None, Query(ge=1, le=999)] = None) -> Response:
+        """Every step of an uploaded record (ours or EGN; of a match in our format, its game
+        ``game``); 400 ``bad_record`` when it is wrong."""
+        return await answer(request, body.record, body.format, analyze, game)
 

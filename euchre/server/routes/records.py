@@ -23,10 +23,11 @@ async def record(table_id: str, request: Request,
     if text is None:
         await table_or_404(request, table_id)
         raise ApiError(409, "not_over", "the record is available once the game is over")
-    filename = f"euchre-{table_id}.{'egn' if format == 'egn' else 'toml'}"
-    if format == "egn":
+    match = notation.is_match_text(text)
+    filename = f"euchre-{table_id}.{('emn' if match else 'egn') if format == 'egn' else 'toml'}"
+    if format == "egn":  # a match goes out as EMN, EGN's match file
         try:
-            text = egn.dumps(notation.loads(text))
+            text = egn.dumps_match(notation.MatchRecord.loads(text)) if match else egn.dumps(notation.loads(text))
         except EuchreError as e:
             raise ApiError(409, "not_exportable", str(e)) from None
     media = "application/json" if format == "egn" else "application/toml"

@@ -14,7 +14,7 @@
 
   const match = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   const gameId = match ? decodeURIComponent(match[1]) : null;
-  const viewer = { timeline: null, index: 0, analyzing: false, upload: null };
+  const viewer = { timeline: null, index: 0, analyzing: false, upload: null, game: null };
   window.euchreViewer = viewer; // for the browser tests
 
   // --- loading -----------------------------------------------------------------------------------
@@ -24,7 +24,11 @@
   }
 
   async function fetchTimeline(analyze) {
-    const q = analyze ? "?analyze=1" : "";
+    // Of a match, the game shown (viewer.game, 1-based); the server answers one game at a time.
+    const params = [];
+    if (analyze) params.push("analyze=1");
+    if (viewer.game) params.push(`game=${viewer.game}`);
+    const q = params.length ? "?" + params.join("&") : "";
     if (gameId) return E.fetchJSON(`/api/games/${encodeURIComponent(gameId)}/replay${q}`);
     return E.fetchJSON(`/api/replay${q}`, {
       method: "POST",
@@ -68,10 +72,27 @@
       picker.append(el("option", { value: String(i), text: label }));
     });
     $("slider").max = String(t.steps.length - 1);
-    const subtitle = t.summary + (t.players.length ? " · " + t.players.join(", ") : "");
+    showMatch(t.match || null);
+    const subtitle = (t.match ? `Game ${t.match.shown} of ${t.match.count}: ` : "") + t.summary
+      + (t.players.length ? " · " + t.players.join(", ") : "");
     $("subtitle").textContent = subtitle;
     $("title").textContent = gameId ? "Replay of a finished game" : "Replay of a record";
     goto(Math.min(Math.max(0, index), t.steps.length - 1));
+  }
+
+  /** A match's record: a picker of its games and the match's outcome (t.match from the server). */
+  function showMatch(m) {
+    const box = $("match-pick");
+    box.classList.toggle("hidden", !m);
+    if (!m) return;
+    const picker = E.clear($("game-picker"));
+    for (let g = 1; g <= m.count; g++) {
+      const done = m.games[g - 1];
+      const label = done ? `${g} · ${done.scores.join(" - ")}` : `${g}`;
+      picker.append(el("option", { value: String(g), text: label }));
+    }
+    picker.value = String(m.shown);
+    $("match-line").textContent = m.summary.charAt(0).toUpperCase() + m.summary.slice(1);
   }
 
   // --- moving ------------------------------------------------------------------------------------
@@ -264,6 +285,12 @@
   $("first").addEventListener("click", moves.first);
   $("last").addEventListener("click", moves.last);
   $("hand-picker").addEventListener("change", (e) => goto(viewer.timeline.hands[Number(e.target.value)].first_step));
+  $("game-picker").addEventListener("change", (e) => {
+    viewer.game = Number(e.target.value);
+    $("analyze").checked = false;
+    try { history.replaceState(null, "", "#step=0"); } catch (err) { /* file: or sandboxed */ }
+    load(false);
+  });
   $("slider").addEventListener("input", (e) => goto(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
     if (!viewer.timeline || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -312,6 +339,7 @@
     const text = $("record").value;
     if (!text.trim()) { showError("Choose a record file or paste a record first."); return; }
     viewer.upload = { record: text, format: $("format").value || null };
+    viewer.game = null;
     $("analyze").checked = false;
     $("analyze-status").textContent = "";
     load(false);
