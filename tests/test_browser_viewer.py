@@ -275,3 +275,32 @@ def test_viewer_of_a_game_in_progress_says_so(pages: Pages) -> None:
     page.wait_for_selector("#error:not(.hidden)")
     assert "once the game is over" in page.inner_text("#error")
     assert page.locator("#viewer").is_hidden()
+
+
+def test_viewer_steps_through_a_match_game_by_game(pages: Pages) -> None:
+    """An uploaded match record opens at its first game with a game picker and the match's
+    outcome; choosing game 2 shows that game from its deal."""
+    from euchre.match import Match
+
+    m = Match(Rules(match_games=2, target=4), seed=5)
+    bot = make_bot("heuristic", seed=2)
+    while not m.is_over:
+        m.push(bot.choose(m.game.view(m.to_act)))
+    page = pages.page(viewport=DESKTOP)
+    page.goto("/replay")
+    page.wait_for_selector("#upload:not(.hidden)")
+    page.fill("#record", notation.dumps(m, players=NAMES))
+    page.click("#load")
+    page.wait_for_selector("#viewer:not(.hidden)")
+    first = wait_index(page, 0)
+    assert first["steps"] == len(m.games[0].actions()) + len(m.games[0].hands)
+    assert page.locator("#game-picker option").count() == len(m.games)
+    assert page.inner_text("#subtitle").startswith(f"Game 1 of {len(m.games)}: ")
+    assert page.inner_text("#match-line") == m.summary()[0].upper() + m.summary()[1:]
+    page.select_option("#game-picker", "2")
+    page.wait_for_function("() => window.euchreViewer.timeline.match.shown === 2")
+    second = wait_index(page, 0)
+    assert second["steps"] == len(m.games[1].actions()) + len(m.games[1].hands)
+    assert page.inner_text("#subtitle").startswith(f"Game 2 of {len(m.games)}: ")
+    assert page.locator("#hand-picker option").count() == len(m.games[1].hands)
+    pages.shot(page, "match-game2", full_page=True)

@@ -34,6 +34,8 @@
       tr.append(el("td", { class: "num", dataset: { label: "Games" }, text: E.num(r.games) }));
       tr.append(el("td", { class: "num", dataset: { label: "Wins" }, text: E.num(r.wins) }));
       tr.append(el("td", { class: "num", dataset: { label: "Win %" }, text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
+      tr.append(el("td", { class: "num", dataset: { label: "Matches" }, text: r.matches ? `${E.num(r.match_wins || 0)} of ${E.num(r.matches)}` : "–",
+                          title: r.matches ? `${r.match_wins || 0} of ${r.matches} matches won` : "no matches played" }));
       tr.append(el("td", { class: "num", dataset: { label: "Hands" }, text: E.num(r.hands) }));
       const pph = r.points_per_hand;
       tr.append(el("td", { class: "num", dataset: { label: "Points / hand" }, text: pph === null || pph === undefined ? "–" : (pph > 0 ? "+" : "") + Number(pph).toFixed(2) }));
@@ -42,7 +44,7 @@
       tr.append(el("td", { class: "num", dataset: { label: "Loners" }, text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
       body.append(tr);
     }
-    if (!list.length) body.append(el("tr", null, el("td", { colspan: "9", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
+    if (!list.length) body.append(el("tr", null, el("td", { colspan: "10", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
     document.querySelectorAll("th[data-sort]").forEach((th) => {
       th.setAttribute("aria-sort", th.dataset.sort === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
       th.dataset.arrow = th.dataset.sort === sortKey ? (sortDir > 0 ? " ▲" : " ▼") : "";
