@@ -54,6 +54,10 @@ def rules_st(draw: st.DrawFn, *, endings: bool = True, positive_points: bool = T
         over["canadian_loner"] = draw(st.booleans())
         over["defend_alone"] = draw(st.booleans())
         over["loner_lead"] = draw(st.sampled_from(["dealer_left", "loner_left"]))
+        # The house rules of RULES-FAMILY.md 12, each on a third of the time (impossible
+        # combinations, such as no trump with the Joker, are rejected below).
+        for flag in ("no_trump", "low_no_trump", "call_for_best", "best_card_free", "ace_no_face", "farmers_hand"):
+            over[flag] = draw(st.sampled_from([False, False, True]))
     else:
         over["going_alone"] = over["canadian_loner"] = over["defend_alone"] = False
         over["loner_lead"] = "dealer_left"
@@ -89,7 +93,11 @@ RANK_VALUE = {r: i for i, r in enumerate("789TJQKA")}
 
 
 def ref_suit(card: Card, trump: int) -> int:
-    """The suit a card follows: the Joker and the left bower are trump."""
+    """The suit a card follows: the Joker and the left bower are trump; in a hand without trump
+    (``trump`` 4 no trump, 5 low, RULES-FAMILY.md 12.1) every card is of its own suit."""
+    if trump >= 4:
+        assert card.suit is not None, "no Joker in a hand without trump"
+        return int(card.suit)
     if card.is_joker:
         return trump
     assert card.suit is not None
@@ -99,6 +107,11 @@ def ref_suit(card: Card, trump: int) -> int:
 
 
 def ref_strength(card: Card, trump: int, led: int) -> tuple[int, int]:
+    if trump >= 4:  # no trump: the led suit wins, A high (no trump) or 9 high (low)
+        if ref_suit(card, trump) != led:
+            return (0, 0)
+        value = RANK_VALUE[card.rank_letter]
+        return (1, -value if trump == 5 else value)
     if card.is_joker:
         return (2, 100)
     if ref_suit(card, trump) == trump:
@@ -150,7 +163,10 @@ def check_conservation(s: State) -> None:
     if s.discard is not None:
         parts.append(s.discard)
     parts.extend(g.discard for g in s.gifts if g.discard is not None)  # call for best
-    parts.extend(s.deal.stock)
+    held = {c for h in s.hands for c in iter_mask(h)}
+    # The farmer's hand: the cards the farmer took from the stock are held, those given are there.
+    parts.extend(c for c in s.deal.stock if c not in held)
+    parts.extend(s.farmer_gave)
     if not s.up_card_taken:
         parts.append(s.up_card)
     assert len(parts) == len(set(parts)), "a card is in two places"
@@ -211,6 +227,12 @@ def hidden_from(s: State, seat: int | None) -> set[Card]:
             hidden.add(g.discard)
         if seat == g.giver:
             hidden.discard(g.card)
+    if s.farmer >= 0 and seat != s.farmer:  # the farmer's exchange: only the farmer knows the cards
+        hidden |= set(s.farmer_gave)
+    if s.misdeal >= 0:  # the misdealt hand is shown to the table (RULES-FAMILY.md 12.4)
+        hidden -= set(s.deal.hands[s.misdeal])
+    if seat is not None:
+        hidden -= set(iter_mask(s.hands[seat]))  # a farmer holds the cards it took from the stock
     hidden.discard(s.up_card)  # everyone saw the up card, wherever it is now
     return hidden
 
@@ -322,6 +344,10 @@ def test_random_hand_invariants(rules: Rules, seed: int, dealer: int, joker_up: 
     check_legal(s)
     for seat in [*range(s.n), None]:
         check_view(s, seat)
+    if s.misdeal >= 0:  # ace no face: the hand is cancelled at once, nobody scores (12.4)
+        assert s.tricks == [] and s.points is None and rules.ace_no_face  # no points: it was never played
+        assert s.history[-1].kind is Kind.MISDEAL
+        return
     if s.thrown_in:
         assert s.tricks == [] and s.points == (0,) * rules.sides
         assert sum(1 for a in s.history if a == Action.parse("pass")) == 2 * rules.players
@@ -415,13 +441,20 @@ def test_random_games_end_and_score_by_the_table(rules: Rules, seed: int) -> Non
     rng = random.Random(seed)
     game = Game(rules, seed=seed, clock=TickClock())
     scores = list(game.scores)
-    hands = 0
+    hands = misdeals = 0
     while not game.is_over:
         number = game.hand_number
         game.push(random_action(game.state, rng))
         if game.hand_number != number or game.is_over:
             hand = game.hands[number]
             assert hand.is_over
+            if hand.misdeal >= 0:  # ace no face: cancelled, no points, the same dealer deals again
+                assert hand.points is None and game.scores == scores and hand.tricks == []
+                if not game.is_over:
+                    assert game.state.dealer == hand.dealer
+                misdeals += 1
+                assert misdeals < 400, "the game does not end"
+                continue
             if not hand.thrown_in:
                 assert len(hand.tricks) == 5
             check_conservation(hand)
