@@ -16,9 +16,19 @@
     stick_the_dealer: { label: "Stick the dealer", help: "the dealer must name trump when everyone passed twice", main: true },
     going_alone: { label: "Going alone", help: "the maker may play without a partner", main: true, four: true },
     canadian_loner: { label: "Canadian loner", help: "the dealer's partner may order up only by going alone", main: true, four: true },
-    defend_alone: { label: "Defend alone", help: "against a loner, one defender may defend alone", main: true, four: true },
-    no_trump: { label: "No trump", help: "in round 2 a player may call no trump (24-card deck only)", main: false, four: true },
-    low_no_trump: { label: "Low no trump", help: "with no trump: also low, where the 9 is highest", main: false, four: true },
+    defend_alone: { label: "Defend alone", help: "against a loner, one defender may defend alone", main: true, four: true, group: "house" },
+    // the house rules of four-handed Euchre (shown up front when the chosen game has them on)
+    call_for_best: { label: "Call for best", help: "a lone player gets the partner's best card (the highest trump) and discards one of six", main: false, four: true, group: "house", mainWhenOn: true },
+    best_card_free: { label: "Partner chooses the best card", help: "with call for best: the partner picks the card to give, instead of the highest trump going by itself", main: false, four: true, group: "house", mainWhenOn: true },
+    farmers_hand: { label: "Farmer's hand", help: "a hand of only 9s and 10s may swap three cards for the three under the up card (24-card deck only)", main: false, four: true, group: "house", mainWhenOn: true },
+    ace_no_face: { label: "Misdeal on ace, no face", help: "a hand with no king, queen or jack and at most one ace may ask for a new deal by the same dealer", main: false, four: true, group: "house", mainWhenOn: true },
+    no_trump: { label: "No trump", help: "in round 2 a player may call no trump (24-card deck only)", main: false, four: true, group: "house", mainWhenOn: true },
+    low_no_trump: { label: "Low no trump", help: "with no trump: also low, where the 9 is highest", main: false, four: true, group: "house", mainWhenOn: true },
+    // a match of several games (empty: a single game)
+    match_wins: { label: "Match: first to this many games", help: "empty: a single game; a number: the first side to win that many games takes the match", main: false, min: 1, nullable: true, group: "match", mainWhenOn: true },
+    match_games: { label: "Match: number of games", help: "empty: a single game; a number: all those games are played and the most game wins takes the match (a tie adds a game)", main: false, min: 1, nullable: true, group: "match", mainWhenOn: true },
+    laps: { label: "Laps", help: "in a match: the winner starts the next game with its points above the target", main: false, group: "match", mainWhenOn: true },
+    slam: { label: "Slam counts double", help: "in a match: a game won while the others have 0 or less counts as two game wins", main: false, group: "match", mainWhenOn: true },
     super_euchre: { label: "Super-euchre", help: "makers who take no trick give the defenders more", main: true },
     dealer_may_discard_up_card: { label: "Dealer may bury the up card", main: false },
     loner_lead: { label: "Who leads against a loner", choices: { dealer_left: "left of the dealer", loner_left: "left of the loner" }, main: false, four: true },
@@ -33,6 +43,9 @@
     tie_break: { label: "No tie for first (play on)", main: false },
     players: { hidden: true },
   };
+
+  // The groups of "More rules", in this order (a field without a group is in the last)
+  const GROUPS = [["house", "House rules"], ["match", "Match"], ["", "Scoring, deck and ties"]];
 
   const LEVEL_WORDS = {
     easy: "a beginner who often plays the wrong card",
@@ -117,8 +130,13 @@
     input.dataset.field = name;
     input.addEventListener("change", markChanged);
     input.addEventListener("input", markChanged);
-    row.append(lab, input);
-    if (f.help) row.append(el("span", { class: "sr-only hidden", text: f.help }));
+    // the help is shown under the label (and read with the switch)
+    const text = el("div", { class: "rule-text" }, lab);
+    if (f.help) {
+      text.append(el("small", { class: "rule-help", id: "help-" + name, text: f.help }));
+      input.setAttribute("aria-describedby", "help-" + name);
+    }
+    row.append(text, input);
     return row;
   }
 
@@ -171,6 +189,7 @@
       const ia = order.indexOf(a), ib = order.indexOf(b);
       return (ia < 0 ? 999 : ia) - (ib < 0 ? 999 : ib);
     });
+    const groups = {};
     for (const name of names) {
       const f = FIELDS[name] || {};
       if (f.hidden) continue;
@@ -179,9 +198,18 @@
       // the game's ending: show the one the preset uses up front, the others in "more"
       let isMain = !!f.main;
       if (name === "target" || name === "duration" || name === "deals") isMain = value !== null && value !== undefined;
+      if (f.mainWhenOn && value !== null && value !== undefined && value !== false) isMain = true;
       if (f.four && rules.players !== 4) isMain = false;
-      (isMain ? main : more).append(ruleInput(name, value, rules));
+      if (isMain) main.append(ruleInput(name, value, rules));
+      else (groups[f.group || ""] = groups[f.group || ""] || []).push(ruleInput(name, value, rules));
     }
+    for (const [key, title] of GROUPS) {
+      const rows = groups[key];
+      if (!rows || !rows.length) continue;
+      more.append(el("h3", { class: "rules-group", id: "rules-group-" + (key || "other"), text: title }), ...rows);
+    }
+    const summary = document.querySelector("#rules-more-box summary");
+    if (summary) summary.textContent = "More rules (house rules, match, scoring, deck)";
     if (!names.length) main.append(el("p", { class: "muted", text: "This game has no switches." }));
     markChanged();
   }

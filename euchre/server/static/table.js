@@ -23,6 +23,11 @@
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
   const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best",
     "misdeal_offer", "farmer_offer", "farmer_give", "offers"];
+  // Before the bidding (house rules ace_no_face, farmers_hand): the up card shows, no trump yet
+  const OFFER_PHASES = ["misdeal_offer", "farmer_offer", "farmer_give", "offers"];
+  // Call for best (house rule call_for_best): a card passed to a lone player, who discards one
+  const BEST_PHASES = ["give", "best_discard", "call_for_best"];
+  const MATCH_NOTICE = 12000;   // ms the "game 1 won, game 2 starts" notice of a match stays at most
   const AUTOPLAY_BEAT = 650;    // ms before a forced card is played for the player (the setting)
   // Motion, in ms at the normal speed (fast takes FAST_SCALE of each; off shows no motion at all)
   const FLY_PLAY = 280;         // a card from its seat (or your hand) to the middle
@@ -82,6 +87,8 @@
     autoTimer: null,
     sweptKey: null,       // the complete trick (hand:trick) that has swept to its winner
     hintsClosed: null,    // the version whose hint strip the player closed
+    matchSeen: null,      // the finished games of the match in the frame shown before (null: none seen)
+    matchNotice: null,    // {text, at, hand}: a game of the match ended and the next began (its first hand)
   };
 
   // ---------------------------------------------------------------- settings
@@ -399,6 +406,11 @@
       const to = rectOf(c);
       if (snap.up && snap.up.card === card && !newHand) fly(card, snap.up.r, to, { dur: FLY_UP, hide: key });
       else if (inSlots[card] && !newHand) fly(card, inSlots[card], to, { dur: FLY_PLAY, hide: key });
+      else if (!newHand && snap.up && Array.isArray(v.farmer_took) && v.farmer_took.indexOf(card) >= 0) {
+        fly(card, snap.up.r, to, { dur: FLY_UP, hide: key, fromOpacity: 0.3 });   // the farmer's cards, from under the up card
+      } else if (!newHand && S.seat !== null && giftTo(v, S.seat) && giftTo(v, S.seat).card === card && seatRect(giftTo(v, S.seat).giver)) {
+        fly(card, cardAt(seatRect(giftTo(v, S.seat).giver), to.w * 0.6), to, { dur: FLY_UP, hide: key, fromOpacity: 0.3 });   // call for best
+      }
       else if (newHand && dealer) {
         fly(card, cardAt(dealer, to.w * 0.6), to, { dur: FLY_DEAL, delay: dealt * DEAL_STAGGER, hide: key, fromOpacity: 0.2 });
         dealt += 1;
@@ -608,6 +620,161 @@
     return c && !c.joker ? c.suit : null;
   }
 
+  // ---------------------------------------------------------------- house rules
+  /** A card in a few characters, for a line of text: "Q\u2663", "the Joker". */
+  function cardShort(text) {
+    const c = E.parseCard(text);
+    if (!c) return "a card";
+    if (c.joker) return "the Joker";
+    return (E.RANK_TEXT[c.rank] || c.rank) + (E.SUIT_SYM[c.suit] || c.suit);
+  }
+
+  function cardsShort(list) { return (list || []).map(cardShort).join(" "); }
+
+  /** The seat's partner (four players), as the server's sides say; null without one. */
+  function partnerOf(d, s) {
+    const side = sidesOf(d).find((x) => x.indexOf(s) >= 0) || [];
+    const others = side.filter((x) => x !== s);
+    return others.length === 1 ? others[0] : null;
+  }
+
+  function giftsOf(v) { return v && Array.isArray(v.gifts) ? v.gifts : []; }
+
+  function isSeat(x) { return x !== null && x !== undefined; }
+
+  /** Call for best: the lone player receiving now (the lone defender once declared, else the maker). */
+  function bestReceiver(v) { return isSeat(v.lone_defender) ? v.lone_defender : v.maker; }
+
+  /** The gift a seat received this hand (call for best), or null. */
+  function giftTo(v, seat) { return giftsOf(v).find((g) => g.receiver === seat) || null; }
+
+  /** The gift was chosen by the giver (its "give" action shows): else the engine gave the best trump. */
+  function giftChosen(v, g) {
+    return (Array.isArray(v.actions) ? v.actions : []).some((a) => a.seat === g.giver && a.action && a.action.startsWith("give "));
+  }
+
+  /** The three cards of a farmer's hand given so far (texts; null for a card another seat does not see). */
+  function farmerGiven(v) {
+    if (!v || !isSeat(v.farmer)) return [];
+    const out = [];
+    for (const a of Array.isArray(v.actions) ? v.actions : []) {
+      if (a.action && /^(order|call|take|pass)\b/.test(a.action)) break;   // the bidding began
+      if (a.seat === v.farmer && (a.action === null || a.action === undefined || a.action.startsWith("discard "))) {
+        out.push(a.action ? a.action.split(/\s+/)[1] : null);
+      }
+    }
+    return out;
+  }
+
+  /** The aces of a hand (the ace-no-face offer: a hand with no face card and at most one ace). */
+  function acesIn(hand) { return (hand || []).filter((c) => typeof c === "string" && c[0] === "A").length; }
+
+  /** The house rules of section 12 that are on, in words, for the "This hand" box. */
+  function houseRules(rules) {
+    const out = [];
+    if (rules.ace_no_face) out.push("misdeal on ace, no face");
+    if (rules.farmers_hand) out.push("farmer's hand");
+    if (rules.call_for_best) out.push(rules.best_card_free ? "call for best (partner chooses)" : "call for best");
+    if (rules.defend_alone) out.push("defend alone");
+    if (rules.no_trump) out.push(rules.low_no_trump ? "no trump and low" : "no trump");
+    return out;
+  }
+
+  /** The hand just before this one was a misdeal: that hand's view (from the frame, or from the
+      hand-over banner kept after the frame moved on), else null. */
+  function misdealBefore(d, v) {
+    if (!v) return null;
+    const p = d.previous && d.previous.hand_number === v.hand_number - 1 ? d.previous
+      : (S.summary && S.summary.key === v.hand_number - 1 ? S.summary.p : null);
+    return p && isSeat(p.misdeal) ? p : null;
+  }
+
+  // ---------------------------------------------------------------- match
+  /** The frame's match (d.match: null, or missing from a server without matches). */
+  function matchOf(d) {
+    const m = d && d.match;
+    return m && typeof m === "object" && Array.isArray(m.wins) ? m : null;
+  }
+
+  function matchGoal(m) {
+    if (m.match_wins) return `first to ${m.match_wins} game${m.match_wins === 1 ? "" : "s"}`;
+    if (m.match_games) return `${m.match_games} game${m.match_games === 1 ? "" : "s"}`;
+    return "";
+  }
+
+  /** "Game 2 · 1–0": the game being played and the game wins, for the scoreboard. */
+  function matchLine(m) {
+    if (isSeat(m.winner)) return `match ${m.wins.join("\u2013")}`;
+    const game = m.game || (Array.isArray(m.games) ? m.games.length + 1 : 1);
+    const of = m.match_games && game <= m.match_games ? ` of ${m.match_games}` : "";
+    return `game ${game}${of} \u00b7 wins ${m.wins.join("\u2013")}`;
+  }
+
+  /** Who leads the match, in game wins: "You & North lead 1 – 0", "level at 1 – 1". */
+  function matchLead(d, m) {
+    const top = Math.max(...m.wins);
+    const leaders = m.wins.map((w, i) => (w === top ? i : -1)).filter((i) => i >= 0);
+    if (leaders.length > 1) return `level at ${m.wins.join(" \u2013 ")}`;
+    const verb = takeVerb(d, leaders[0]) === "take" ? "lead" : "leads";
+    return `${sideLabel(d, leaders[0])} ${verb} ${firstFor(m.wins, leaders[0])}`;
+  }
+
+  function startVerb(d, side) { return takeVerb(d, side) === "take" ? "start" : "starts"; }
+
+  function takeVerb(d, side) {
+    const seats = sidesOf(d)[side] || [];
+    return seats.length > 1 || (S.seat !== null && seats.indexOf(S.seat) >= 0) ? "take" : "takes";
+  }
+
+  /** Numbers of each side, the given side's first ("2 – 0" for the side that took it). */
+  function firstFor(list, side) {
+    if (!Array.isArray(list)) return "";
+    if (!isSeat(side) || side < 0 || side >= list.length) return list.join(" \u2013 ");
+    return [list[side]].concat(list.filter((_, i) => i !== side)).join(" \u2013 ");
+  }
+
+  /** "Game 1 to You & North, 10 – 6" (a finished game of the match: its winners and final scores,
+      the winner's first). */
+  function gameWords(d, g, i) {
+    const ws = Array.isArray(g.winners) ? g.winners : [];
+    const scores = firstFor(g.scores, ws.length === 1 ? ws[0] : null);
+    const who = ws.length ? ws.map((x) => sideLabel(d, x)).join(" and ") : "nobody";
+    return `Game ${i + 1} to ${who}${scores ? ", " + scores : ""}`;
+  }
+
+  /** A game of the match just ended and the next began: a notice (the hand-over banner's first
+      line, and the line above the hand) says who took it and where the match stands. */
+  function noteMatch(d) {
+    const m = matchOf(d);
+    if (!m) { S.matchSeen = null; return; }
+    const n = Array.isArray(m.games) ? m.games.length : 0;
+    if (S.matchSeen !== null && S.matchSeen !== undefined && n > S.matchSeen && n > 0 && d.status === "playing" && !isSeat(m.winner)) {
+      const g = m.games[n - 1];
+      let text = gameWords(d, g, n - 1) + (g.counts === 2 ? " (a slam: two game wins)" : "") + ".";
+      const game = m.game || n + 1;
+      let head = `Game ${game}`;
+      if (m.match_games) head += game > m.match_games ? " (an extra game: the tie must be broken)" : ` of ${m.match_games}`;
+      text += ` ${head}: ${matchLead(d, m)}${m.match_wins ? ", first to " + m.match_wins : ""}.`;
+      // laps: the winner of the game before starts this one with its points above the target
+      const scores = Array.isArray(d.scores) ? d.scores : [];
+      const ahead = scores.map((x, i) => [x, i]).filter(([x]) => x > 0);
+      if (ahead.length) text += " " + ahead.map(([x, i]) => `${sideLabel(d, i)} ${startVerb(d, i)} at ${x}`).join(", ") + " (laps).";
+      S.matchNotice = { text, at: Date.now(), hand: d.view ? d.view.hand_number : null };
+    }
+    S.matchSeen = n;
+  }
+
+  /** The notice of the game just ended, while it shows: MATCH_NOTICE ms, and the whole bidding
+      of the next game's first hand. */
+  function matchNotice(d) {
+    const n = S.matchNotice;
+    const v = d.view;
+    if (!n || d.status !== "playing") return null;
+    const fresh = Date.now() - n.at < MATCH_NOTICE;
+    const first = !!(v && v.hand_number === n.hand && BIDDING.indexOf(v.phase) >= 0);
+    return fresh || first ? n : null;
+  }
+
   // ---------------------------------------------------------------- action words
   /** Readable label for an action the user may take (as nodes: text plus a coloured suit). */
   function actionLabelNodes(action, view) {
@@ -641,7 +808,13 @@
         if (alone) out.push(" alone");
         break;
       case "defend": out.push("Defend alone"); break;
-      case "discard": out.push("Discard ", E.cardText(parts[1])); break;
+      case "misdeal": out.push("Misdeal: deal again"); break;
+      case "keep": out.push("Keep my hand"); break;
+      case "farmer": out.push("Farmer: swap three cards"); break;
+      case "discard":
+        if (view && view.phase === "farmer_give") out.push("Give ", E.cardText(parts[1]), " to the stock");
+        else out.push("Discard ", E.cardText(parts[1]));
+        break;
       case "give": out.push("Give ", E.cardText(parts[1])); break;
       case "play": out.push("Play ", E.cardText(parts[1])); break;
       default: out.push(action);
@@ -652,6 +825,17 @@
   function actionLabelText(action, view) {
     const span = el("span", null, ...actionLabelNodes(action, view));
     return span.textContent;
+  }
+
+  /** What a button does, said in full (its tooltip): the offers' buttons say what follows. */
+  function actionTitle(action, view) {
+    switch (action) {
+      case "misdeal": return "Show your five cards to everyone: the same dealer shuffles and deals again, and nothing is scored";
+      case "keep":
+        return view && view.phase === "farmer_offer" ? "Keep the hand as dealt and go on to the bidding" : "Keep the hand and play it";
+      case "farmer": return "Give three cards of your choice face down to the stock and take the three under the up card";
+      default: return actionLabelText(action, view);
+    }
   }
 
   /** Past-tense words for the bidding history. */
@@ -683,17 +867,103 @@
         if (alone) nodes.push(", alone");
         return nodes;
       }
-      case "defend": return ["defends alone"];
+      case "defend": return [seat === S.seat ? "defend alone" : "defends alone"];
       case "discard": return ["discarded ", E.cardText(parts[1])];
-      case "give": return ["gave ", E.cardText(parts[1])];
+      case "give": {
+        const to = partnerOf(d, seat);
+        return ["gave ", isSeat(to) ? objName(d, to) + " " : "", E.cardText(parts[1])];
+      }
       case "play": return ["played ", E.cardText(parts[1])];
+      case "misdeal": {
+        const shown = Array.isArray(view.misdeal_hand) && view.misdeal_hand.length ? view.misdeal_hand : [];
+        return ["called a misdeal", ...(shown.length ? [", showing ", ...cardNodes(shown)] : []), ": the same dealer deals again"];
+      }
+      case "keep": return ["kept the hand"];
+      case "farmer": return ["claimed the farmer's hand (only nines and tens)"];
       default: return [String(a)];
     }
   }
 
-  function bubbleText(view, entry) {
+  /** A seat as the object of a verb: "you", else its name. */
+  function objName(d, s) { return S.seat !== null && s === S.seat ? "you" : seatName(d, s); }
+
+  /** Cards as short coloured texts with spaces between. */
+  function cardNodes(list) {
+    const out = [];
+    (list || []).forEach((c, i) => { if (i) out.push(" "); out.push(E.cardText(c)); });
+    return out;
+  }
+
+  /** The farmer's exchange in one line: the farmer sees the cards given and taken, the others only
+      that three cards went face down to the stock and three came back (RULES-FAMILY.md 12.7). */
+  function farmerNodes(d, v) {
+    const given = farmerGiven(v);
+    const took = Array.isArray(v.farmer_took) ? v.farmer_took : [];
+    if (S.seat !== null && v.farmer === S.seat) {
+      const nodes = ["gave ", ...cardNodes(given.filter(Boolean)), " to the stock"];
+      if (took.length) nodes.push(" and took ", ...cardNodes(took), " from under the up card");
+      else nodes.push(` (${given.length} of 3)`);
+      return nodes;
+    }
+    if (given.length < 3) return [`is giving three cards face down to the stock (${given.length} of 3)`];
+    return ["exchanged three cards with the stock (took the three under the up card)"];
+  }
+
+  /** The hand's moves for the bidding box, in order, as {seat, nodes, cls}: the farmer's three
+      cards in one line, and each call-for-best gift (not itself a move when the engine gives the
+      best trump) just before the lone player's discard. */
+  function historyItems(d, v) {
+    const actions = Array.isArray(v.actions) ? v.actions : [];
+    const gifts = giftsOf(v).map((g) => ({ g, shown: false }));
+    const items = [];
+    const giftLine = (x) => {
+      x.shown = true;
+      const g = x.g;
+      const nodes = ["gave ", objName(d, g.receiver), " "];
+      nodes.push(g.card ? E.cardText(g.card) : "a card");
+      if (g.card && !giftChosen(v, g)) nodes.push(g.giver === S.seat ? " (your best trump)" : " (their best trump)");
+      nodes.push(" \u2014 call for best");
+      items.push({ seat: g.giver, nodes, cls: "gift" });
+    };
+    let farmerItem = null;
+    let made = false;
+    actions.forEach((a, i) => {
+      const text = a.action;
+      if (text && text.startsWith("play ")) return;
+      const verb = text ? text.split(/\s+/)[0] : null;
+      const discard = !text || verb === "discard";
+      if (discard && !made && isSeat(v.farmer) && a.seat === v.farmer) {
+        if (!farmerItem) { farmerItem = { seat: a.seat, nodes: [], cls: "farmer" }; items.push(farmerItem); }
+        return;
+      }
+      if (discard && made) {
+        // not the dealer's exchange: the discard right after the bid that gave the dealer the up
+        // card (round 1, or the turned-up Joker's call); a round-2 call has none
+        const prev = i > 0 ? actions[i - 1] : null;
+        const bid = (x) => x.action && /^(pass|order|call|take)\b/.test(x.action);
+        const joker = !!(prev && prev.action && prev.action.startsWith("call ") && v.up_card === "Jk" &&
+                         !actions.slice(0, i - 1).some(bid));
+        const exchange = a.seat === v.dealer && prev && prev.action && (/^(order|take)\b/.test(prev.action) || joker);
+        if (!exchange) {
+          const x = gifts.find((y) => !y.shown && y.g.receiver === a.seat);
+          if (x) giftLine(x);
+        }
+      }
+      if (verb === "give") {
+        const x = gifts.find((y) => !y.shown && y.g.giver === a.seat);
+        if (x) { giftLine(x); return; }
+      }
+      if (text && /^(order|call|take)\b/.test(text)) made = true;
+      items.push({ seat: a.seat, nodes: historyNodes(d, v, a, i, actions) });
+    });
+    for (const x of gifts) if (!x.shown) giftLine(x);
+    if (farmerItem) farmerItem.nodes = farmerNodes(d, v);
+    return items;
+  }
+
+  function bubbleText(view, entry, made) {
     const a = entry.action;
-    if (a === null || a === undefined) return "discarded";
+    if (a === null || a === undefined) return entry.seat === view.farmer && !made ? "Farmer's hand" : "discarded";
     const parts = a.split(/\s+/);
     const alone = parts[parts.length - 1] === "alone" && parts[0] !== "defend";
     switch (parts[0]) {
@@ -702,8 +972,11 @@
       case "take": return "Took it";
       case "call": return "Called " + (E.SUIT_SYM[parts[1]] || parts[1]) + (alone ? " alone" : "");
       case "defend": return "Defends alone";
-      case "discard": return "Discarded";
+      case "discard": return entry.seat === view.farmer && !made ? "Farmer's hand" : "Discarded";
       case "give": return "Gave a card";
+      case "misdeal": return "Misdeal!";
+      case "keep": return "Kept";
+      case "farmer": return "Farmer's hand";
       default: return "";
     }
   }
@@ -932,6 +1205,7 @@
       S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
     }
     if (S.confirm && S.confirm.v !== f.v) S.confirm = null;
+    noteMatch(d);
     render();
     try { animate(before, f, snap, skipped || []); } catch (e) { finishFlights(); }
     sounds(before, f);
@@ -998,6 +1272,12 @@
         el("div", { class: "title", text: title }), el("p", { text: words }), el("p", null, link)));
       $("hand-area").classList.add("hidden");
       document.body.classList.add("no-table");
+      return;
+    }
+    if (m.code === "no_hint" && S.hints && S.hints.loading) {
+      // no advice for this position (the house rules' hidden cards): said where the hints go
+      S.hints = { v: S.hints.v, items: [], note: `No hint here: ${msg}.` };
+      renderHints();
       return;
     }
     if (S.hints && S.hints.loading) { S.hints = null; renderHints(); }
@@ -1163,7 +1443,10 @@
     const x = (i) => pad + (w - 2 * pad) * (hist.length ? i / hist.length : 0);
     const y = (v) => h - pad - (h - 2 * pad) * (v / top);
     sides.forEach((_, si) => {
-      const pts = [[x(0), y(0)]].concat(hist.map((hh, i) => [x(i + 1), y((hh.scores || [])[si] || 0)]));
+      // the start: 0, or what the side carried over (laps, in a match): the first score less its points
+      const h0 = hist[0];
+      const start = h0 ? ((h0.scores || [])[si] || 0) - ((h0.points || [])[si] || 0) : 0;
+      const pts = [[x(0), y(start)]].concat(hist.map((hh, i) => [x(i + 1), y((hh.scores || [])[si] || 0)]));
       const line = document.createElementNS(NS, "polyline");
       line.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
       line.setAttribute("class", `side${si % 3}`);
@@ -1213,7 +1496,7 @@
       if (i === 0 && h.words) li.append(el("span", { class: "words", text: String(h.words) }));
       list.append(li);
     });
-    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: "No hint available." }));
+    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: S.hints.note || "No hint available." }));
   }
 
   function renderHints() {
@@ -1242,7 +1525,7 @@
       list.append(li);
       i += 1;
     }
-    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: "No hint available." }));
+    if (!S.hints.items.length) list.append(el("li", { class: "muted", text: S.hints.note || "No hint available." }));
   }
 
   // ---------------------------------------------------------------- rendering
@@ -1295,6 +1578,7 @@
     renderChatForm(d);
     renderScoreSheet(d);
     renderBids(d);
+    renderOfferHelp(d);
     renderHand(d);
     renderInfo(d);
     renderHistory(d);
@@ -1341,6 +1625,16 @@
     else if (rules.duration) t = `${rules.duration} min`;
     else if (rules.deals) t = `${rules.deals} hands`;
     $("target").textContent = t;
+    // a match: the game being played and the game wins, beside the game's score
+    const m = matchOf(d);
+    const ms = $("match-score");
+    ms.classList.toggle("hidden", !m);
+    if (m) {
+      const text = matchLine(m);
+      if (ms.textContent !== text) ms.textContent = text;
+      const goal = matchGoal(m);
+      ms.title = (typeof m.standing === "string" && m.standing) ? `match: ${m.standing}` : `match${goal ? " (" + goal + ")" : ""}: game wins ${m.wins.join(" \u2013 ")}`;
+    }
     document.title = `Euchre ${$("score").textContent}` + (isMyTurn(S.shown) ? " \u2022 your turn" : "");
   }
 
@@ -1369,6 +1663,7 @@
       if (v && v.maker === s && v.trump) badge("maker", "maker " + (E.SUIT_SYM[v.trump] || ""), "made trump");
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
       if (v && v.lone_defender === s) badge("alone", "defends alone");
+      if (v && v.farmer === s) badge("farmer", "farmer", "claimed the farmer's hand (held only nines and tens) and swapped three cards with the stock");
       if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0) badge("out", "sitting out");
       if (info.bot) badge("botplay", "bot playing", "a computer player stands in until this player returns");
       else if (info.away && info.kind !== "open") badge("away", "away", "not connected");
@@ -1384,7 +1679,12 @@
       // bubble with the seat's last bid during bidding
       let bubble = "";
       if (v && BIDDING.indexOf(v.phase) >= 0 && Array.isArray(v.actions)) {
-        for (const a of v.actions) if (a.seat === s && !(a.action && a.action.startsWith("play "))) bubble = bubbleText(v, a);
+        let made = false;
+        for (const a of v.actions) {
+          if (a.action && /^(order|call|take)\b/.test(a.action)) made = true;
+          if (a.seat === s && !(a.action && a.action.startsWith("play "))) bubble = bubbleText(v, a, made);
+        }
+        if (giftsOf(v).some((g) => g.giver === s)) bubble = "Gave a card";   // call for best (given by the engine too)
       }
       if (v && v.phase === "play" && (!v.trick || !v.trick.length) && Array.isArray(v.tricks) && v.tricks.length &&
           v.tricks[v.tricks.length - 1].winner === s) bubble = "won the trick";
@@ -1426,7 +1726,7 @@
     if (d.status === "waiting" || !v) mode = "waiting";
     else if (d.status === "over") mode = "over";
     if (mode !== "trick") {
-      const key = mode + JSON.stringify([d.status, d.seats, d.scores, d.winners, S.host, v && v.points]);
+      const key = mode + JSON.stringify([d.status, d.seats, d.scores, d.winners, S.host, v && v.points, d.match || null]);
       if (S.renderKeys.center === key) return;
       S.renderKeys.center = key;
       S.slots = {};
@@ -1485,7 +1785,7 @@
       }
     }
     // the middle: up card during bidding, captions otherwise
-    const showUp = ["bid1", "take", "bid2", "joker"].indexOf(v.phase) >= 0 && v.up_card;
+    const showUp = ["bid1", "take", "bid2", "joker"].concat(OFFER_PHASES).indexOf(v.phase) >= 0 && v.up_card;
     if (showUp) {
       const turned = v.phase === "bid2";
       const box = el("div", { class: "upcard-box" + (turned ? " turned" : ""), id: "up-card" });
@@ -1493,8 +1793,21 @@
       let caption = "up card";
       if (turned) caption = "turned down";
       else if (v.phase === "joker") caption = "the Joker: dealer calls";
+      else if (v.phase === "farmer_give") caption = "up card \u00b7 3 under it for the farmer";
       box.append(el("span", { class: "caption", text: caption }));
       middle.append(box);
+      if (OFFER_PHASES.indexOf(v.phase) >= 0 && v.phase !== "farmer_give") {
+        middle.append(el("span", { class: "caption offers", text: "before the bidding" }));
+      }
+    } else if (BEST_PHASES.indexOf(v.phase) >= 0) {
+      const r = bestReceiver(v);
+      const g = isSeat(r) ? partnerOf(d, r) : null;
+      let caption = "call for best";
+      if (isSeat(r) && isSeat(g)) {
+        caption = v.phase === "best_discard" ? `${whoName(d, r)} ${S.seat === r ? "discard" : "discards"} one of six`
+          : `${whoName(d, r)} ${S.seat === r ? "call" : "calls"} for best`;
+      }
+      middle.append(el("span", { class: "caption", id: "best-caption", text: caption }));
     } else if (v.phase === "play" && !plays.length && v.to_act !== null && v.to_act !== undefined) {
       middle.append(el("span", { class: "caption", text: `${whoName(d, v.to_act)} ${S.seat === v.to_act ? "lead" : "leads"}` }));
     } else if (v.phase === "discard") {
@@ -1534,7 +1847,16 @@
       title = mine !== null && ws[0] === mine ? "You win!" : `${sideLabel(d, ws[0])} ${sidesOf(d)[ws[0]].length > 1 ? "win" : "wins"}!`;
       if (mine !== null && ws[0] === mine && sidesOf(d)[mine].length > 1) title = `${sideLabel(d, mine)} win!`;
     }
-    box.append(el("div", { class: "title", id: "winner", text: title }));
+    const m = matchOf(d);
+    if (m && isSeat(m.winner)) {
+      // the match is over: its winner first, then each game
+      box.append(el("div", { class: "title", id: "match-winner",
+                             text: `${sideLabel(d, m.winner)} ${takeVerb(d, m.winner)} the match ${firstFor(m.wins, m.winner)}!` }));
+      const games = el("ol", { class: "match-games", id: "match-games" });
+      (Array.isArray(m.games) ? m.games : []).forEach((g, i) => games.append(el("li", { text: gameWords(d, g, i) })));
+      box.append(games);
+      box.append(el("div", { class: "small muted", id: "winner", text: `Last game: ${title.replace(/!$/, "")}` }));
+    } else box.append(el("div", { class: "title", id: "winner", text: title }));
     const scores = Array.isArray(d.scores) ? d.scores : [];
     box.append(el("div", { class: "small", text: sidesOf(d).map((_, i) => `${sideLabel(d, i)} ${scores[i] !== undefined ? scores[i] : ""}`).join("  \u00b7  ") }));
     const last = d.view && Array.isArray(d.view.points) ? d.view.points : null;
@@ -1586,6 +1908,7 @@
   }
 
   function summaryTitle(d, p) {
+    if (isSeat(p.misdeal)) return `Misdeal: ${objName(d, p.misdeal)} ${p.misdeal === S.seat ? "ask" : "asks"} for a new deal`;
     const r = resultOf(d, p);
     if (!r) return "Hand over";
     if (r.outcome === "thrown in") return "Everyone passed: no trump";
@@ -1600,6 +1923,7 @@
   /** The hand-over banner in one line, for the place above the hand. */
   function summaryLineText(d, p) {
     const title = summaryTitle(d, p);
+    if (isSeat(p.misdeal)) return `Last deal: ${title} (${cardsShort(p.misdeal_hand)}); ${objName(d, p.dealer)} ${p.dealer === S.seat ? "deal" : "deals"} again`;
     if (!p.trump || !Array.isArray(p.points)) return `Last hand: ${title}`;
     const who = claimer(d, p);
     const claimed = who !== null ? ` \u00b7 ${whoName(d, who)} claimed the rest` : "";
@@ -1613,6 +1937,15 @@
     const tw = Array.isArray(p.tricks_won) ? p.tricks_won : [];
     const r = resultOf(d, p);
     frag.append(el("div", { class: "title", text: summaryTitle(d, p), title: r ? r.words : null }));
+    if (isSeat(p.misdeal)) {
+      // the cancelled deal (RULES-FAMILY.md 12.4): the caller's hand is shown to all; no score
+      const shown = el("div", { class: "misdeal-hand", id: "misdeal-hand" });
+      for (const c of Array.isArray(p.misdeal_hand) ? p.misdeal_hand : []) shown.append(E.cardEl(c, { size: "small" }));
+      frag.append(shown);
+      frag.append(el("div", { class: "small", text: `No king, queen or jack, and at most one ace. The deal is cancelled and nothing is scored: ` +
+                                                   `${objName(d, p.dealer)} ${p.dealer === S.seat ? "shuffle and deal" : "shuffles and deals"} again.` }));
+      return frag;
+    }
     if (p.trump) {
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
         `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "",
@@ -1669,11 +2002,20 @@
         if (lineShown && !bidding) wake = SUMMARY_MAX - age;
       }
     }
+    // a game of the match just ended: said first, in the banner and (instead of the last hand) in its line
+    const notice = matchNotice(d);
+    if (notice) {
+      const left = MATCH_NOTICE - (now - notice.at);
+      if (left > 0) wake = wake === null ? left : Math.min(wake, left);
+      if (!show) lineShown = true;
+    }
     if (wake !== null) S.summaryTimer = setTimeout(render, wake + 20);
+    line.classList.toggle("match-line", !!notice && lineShown);
     if (lineShown) {
-      if (line.dataset.key !== String(sm.key)) {
-        line.dataset.key = String(sm.key);
-        line.textContent = summaryLineText(d, sm.p);
+      const lkey = notice ? "match:" + notice.text : String(sm.key);
+      if (line.dataset.key !== lkey) {
+        line.dataset.key = lkey;
+        line.textContent = notice ? notice.text : summaryLineText(d, sm.p);
         line.title = line.textContent;
       }
       line.classList.remove("hidden");
@@ -1682,9 +2024,11 @@
       line.dataset.key = "";
     }
     if (!show) { box.classList.add("hidden"); box.dataset.key = ""; return; }
-    if (box.dataset.key === String(sm.key) && !box.classList.contains("hidden")) return;
-    box.dataset.key = String(sm.key);
+    const bkey = String(sm.key) + (notice ? ":" + notice.text : "");
+    if (box.dataset.key === bkey && !box.classList.contains("hidden")) return;
+    box.dataset.key = bkey;
     E.clear(box);
+    if (notice) box.append(el("div", { class: "match-line", id: "match-notice", text: notice.text }));
     box.append(summaryOf(d, sm.p));
     const close = el("button", { class: "close", type: "button", "aria-label": "close", text: "\u00d7" });
     close.addEventListener("click", () => { sm.closed = true; render(); });
@@ -1701,6 +2045,8 @@
     else if (d.status === "over") {
       const ws = winnerSides(d);
       text = "Game over" + (ws.length === 1 ? `: ${sideLabel(d, ws[0])} ${ws[0] === (S.seat !== null ? sideOfSeat(d, S.seat) : -1) || sidesOf(d)[ws[0]].length > 1 ? "win" : "wins"}` : "") + ".";
+      const m = matchOf(d);
+      if (m && isSeat(m.winner)) text = `Match over: ${sideLabel(d, m.winner)} ${takeVerb(d, m.winner)} the match ${firstFor(m.wins, m.winner)}.`;
     } else if (!v) text = "Waiting for the table…";
     else if (S.down && !S.stopped) text = "Connection lost \u2014 reconnecting\u2026";
     else if (S.pending) text = "Sending…";
@@ -1713,9 +2059,33 @@
         case "bid2": text = "Your turn: call trump, or pass."; break;
         case "joker": text = "The Joker is turned up: you name trump."; break;
         case "discard": text = "Your turn: choose a card to discard."; break;
-        case "give": text = "Call for best: choose the card to give your partner."; break;
-        case "best_discard": text = "Call for best: choose one of your six cards to discard."; break;
-        case "defend": text = "Your turn: defend alone, or pass."; break;
+        case "give": {
+          const to = partnerOf(d, S.seat);
+          const how = isSeat(to) && to === v.lone_defender ? "defends alone" : "goes alone";
+          text = `Call for best: ${isSeat(to) ? seatName(d, to) : "your partner"} ${how} and calls for your best card.`;
+          break;
+        }
+        case "best_discard": {
+          const g = giftTo(v, S.seat);
+          if (g && g.card) {
+            const from = seatName(d, g.giver);
+            text = giftChosen(v, g) ? `Call for best: ${from} passed you ${cardShort(g.card)}. Choose one of your six cards to discard.`
+              : `Call for best: ${from} passed you their best trump, ${cardShort(g.card)}. Choose one of your six cards to discard.`;
+          } else text = "Call for best: choose one of your six cards to discard.";
+          break;
+        }
+        case "defend": text = "Your turn: defend alone against the loner, or pass."; break;
+        case "misdeal_offer":
+          text = acesIn(v.hand) ? "Your hand has one ace and no face card: ask for a new deal?"
+            : "Your hand has no ace and no face card: ask for a new deal?";
+          break;
+        case "farmer_offer": text = "Farmer's hand (only nines and tens): exchange three cards with the stock?"; break;
+        case "farmer_give": {
+          const left = Math.max(1, 3 - farmerGiven(v).length);
+          text = left === 3 ? "Farmer's hand: choose the three cards to give to the stock."
+            : `Farmer's hand: choose ${left} more card${left === 1 ? "" : "s"} to give to the stock.`;
+          break;
+        }
         case "play": text = (v.trick && v.trick.length) ? "Your turn: play a card." : "Your turn: lead a card."; break;
         default: text = "Your turn.";
       }
@@ -1726,13 +2096,28 @@
         case "take": text = `${who} decides on the up card…`; break;
         case "joker": text = `${who} names trump…`; break;
         case "discard": text = `${who} is discarding…`; break;
-        case "give": text = `Call for best: ${who} chooses a card to give…`; break;
-        case "best_discard": text = `Call for best: ${who} is discarding…`; break;
+        case "give":
+          text = S.seat !== null && bestReceiver(v) === S.seat ? `Call for best: ${who} chooses a card to give you…`
+            : `Call for best: ${who} chooses a card to give…`;
+          break;
+        case "best_discard": {
+          const g = S.seat !== null ? giftsOf(v).find((x) => x.giver === S.seat && x.receiver === v.to_act) : null;
+          text = g && g.card ? `Call for best: you gave ${who} ${cardShort(g.card)}; ${who} discards one of six…`
+            : `Call for best: ${who} is discarding…`;
+          break;
+        }
         case "defend": text = `${who} may defend alone…`; break;
+        case "farmer_give": text = `Farmer's hand: ${who} gives three cards to the stock…`; break;
+        case "misdeal_offer": case "farmer_offer": case "offers": text = offersText(v); break;
         case "play": text = (v.trick && v.trick.length) ? `${who} to play…` : `${who} to lead…`; break;
         default: text = `${who} to act…`;
       }
-    } else if (v.phase === "call_for_best") text = "Call for best: a card is passed to the lone player, who discards one…";
+    } else if (v.phase === "call_for_best") {
+      const r = bestReceiver(v);
+      const g = isSeat(r) ? partnerOf(d, r) : null;
+      text = isSeat(r) && isSeat(g) ? `Call for best: ${seatName(d, g)} passes ${seatName(d, r)} a card, and ${seatName(d, r)} discards one…`
+        : "Call for best: a card is passed to the lone player, who discards one…";
+    } else if (OFFER_PHASES.indexOf(v.phase) >= 0) text = offersText(v);
     else text = "Hand over.";
     st.textContent = text;
     st.classList.toggle("my-turn", mine);
@@ -1747,6 +2132,42 @@
       }
     }
     S.wasMine = mine;
+  }
+
+  /** While the offers are pending, nobody is named (RULES-FAMILY.md 12.7): what may happen. */
+  function offersText(v) {
+    const r = (v && v.rules) || {};
+    const what = [];
+    if (r.ace_no_face) what.push("ask for a new deal (no face card)");
+    if (r.farmers_hand) what.push("claim a farmer's hand (only nines and tens)");
+    return what.length ? `Before the bidding: a player may ${what.join(" or ")}…` : "Before the bidding…";
+  }
+
+  /** Below the buttons of an offer (and of a call for best): what each choice does, in full. */
+  function renderOfferHelp(d) {
+    const box = $("offer-help");
+    const v = d.view;
+    let text = "";
+    if (v && d.status === "playing" && S.seat !== null && isMyTurn(S.shown)) {
+      const r = v.rules || {};
+      switch (v.phase) {
+        case "misdeal_offer":
+          text = "Misdeal: your five cards are shown to everyone, and the same dealer shuffles and deals again; nothing is scored. Keep: you play this hand.";
+          break;
+        case "farmer_offer":
+          text = "Farmer: you give three cards of your choice face down to the stock and take the three cards under the up card (the up card stays). Keep: you play the hand as dealt.";
+          break;
+        case "farmer_give": text = "Click a card to give it. Once three are given, the three cards under the up card come to your hand."; break;
+        case "give": text = "The card goes face down to your partner, who then discards one of six. You sit this hand out."; break;
+        case "best_discard": text = "The card you discard goes face down: nobody else sees it."; break;
+        case "defend":
+          if (r.call_for_best) text = "Defending alone, your partner sits out and passes you their best card; you then discard one.";
+          break;
+        default: break;
+      }
+    }
+    if (box.textContent !== text) box.textContent = text;
+    box.classList.toggle("hidden", !text);
   }
 
   function renderStart(d) {
@@ -1767,7 +2188,9 @@
     const legal = (v && isMyTurn(S.shown) && Array.isArray(v.legal)) ? v.legal : [];
     const bids = legal.filter((a) => !/^(play|discard|give) /.test(a));
     // the bidding keeps the row's height (no jump when your turn comes); the play gives it back
-    document.body.classList.toggle("bidding", !!(v && d.status === "playing" && BIDDING.indexOf(v.phase) >= 0 && v.phase !== "discard" && S.seat !== null));
+    // (a card to choose from your hand needs no buttons: the discard, the farmer's three, call for best)
+    document.body.classList.toggle("bidding", !!(v && d.status === "playing" && BIDDING.indexOf(v.phase) >= 0 && S.seat !== null &&
+                                                 ["discard", "farmer_give", "give", "best_discard"].indexOf(v.phase) < 0));
     // why a choice is missing now (the server's words), quietly under the buttons
     const rawNotes = (v && Array.isArray(v.notes) && v.notes) || (Array.isArray(d.notes) && d.notes) || [];
     const notes = rawNotes.filter((x) => typeof x === "string" && x);
@@ -1800,10 +2223,13 @@
       box.append(el("span", { class: "confirm-q", id: "confirm-question", text: words }), yes, no);
       return;
     }
-    for (const a of bids) {
+    // keeping the hand is the offers' "pass": first, as pass is in the bidding
+    const ordered = bids.filter((a) => a === "keep").concat(bids.filter((a) => a !== "keep"));
+    for (const a of ordered) {
       const parts = a.split(/\s+/);
-      const b = el("button", { type: "button", class: "bid" + (a === "pass" ? " pass" : "") + (parts[parts.length - 1] === "alone" ? " alone" : ""),
-                               dataset: { action: a }, title: actionLabelText(a, v) }, ...actionLabelNodes(a, v));
+      const b = el("button", { type: "button", class: "bid" + (a === "pass" || a === "keep" ? " pass" : "") +
+                                 (parts[parts.length - 1] === "alone" ? " alone" : "") + (a === "misdeal" || a === "farmer" ? " offer" : ""),
+                               dataset: { action: a }, title: actionTitle(a, v) }, ...actionLabelNodes(a, v));
       b.disabled = locked();
       b.addEventListener("click", () => choose(a));
       box.append(b);
@@ -1819,14 +2245,18 @@
     const label = $("hand-label");
     const hand = v && Array.isArray(v.hand) ? v.hand : [];
     const legal = v && isMyTurn(S.shown) && Array.isArray(v.legal) ? v.legal : [];
-    const key = JSON.stringify([hand, legal, locked(), v && v.up_card_taken, v && v.dealer, v && v.up_card]);
+    const key = JSON.stringify([hand, legal, locked(), v && v.up_card_taken, v && v.dealer, v && v.up_card, v && v.phase,
+                                v && v.gifts, v && v.farmer_took]);
     // the label above the hand
     let lab = "";
     const flash = S.trickFlash && S.trickFlash.until > Date.now() ? S.trickFlash.trick : null;
     if (S.seat === null) lab = d.status === "waiting" ? "" : "You are watching: you see what every player sees, no hidden cards.";
     else if (v && v.phase === "discard" && legal.length) lab = "Choose the card to bury (discard).";
-    else if (v && v.phase === "give" && legal.length) lab = "Call for best: choose the card to give your partner.";
-    else if (v && v.phase === "best_discard" && legal.length) lab = "Call for best: choose the card to discard.";
+    else if (v && v.phase === "give" && legal.length) lab = "Choose the card to give your partner.";
+    else if (v && v.phase === "best_discard" && legal.length) lab = "Six cards in your hand: one goes face down.";
+    else if (v && v.phase === "misdeal_offer" && legal.length) lab = "No king, queen or jack in your hand" + (acesIn(hand) ? ", and only one ace." : ", and no ace.");
+    else if (v && v.phase === "farmer_offer" && legal.length) lab = "Only nines and tens: a farmer's hand.";
+    else if (v && v.phase === "farmer_give" && legal.length) lab = `Farmer's hand: card ${farmerGiven(v).length + 1} of 3 to give.`;
     else if (v && v.phase === "play" && legal.length) lab = legal.length === 1 ? "Only one card can be played." : "Choose a card to play.";
     else if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(S.seat) >= 0) lab = "You sit this hand out.";
     E.clear(label);
@@ -1858,11 +2288,15 @@
       if (action && !locked()) {
         b.dataset.action = action;
         b.classList.add("playable");
-        b.setAttribute("aria-label", action.split(" ")[0] + " " + E.cardWords(c));
+        b.setAttribute("aria-label", v.phase === "farmer_give" ? `give ${E.cardWords(c)} to the stock` : action.split(" ")[0] + " " + E.cardWords(c));
       } else {
         b.disabled = true;
       }
+      const before = !!(v && BIDDING.indexOf(v.phase) >= 0);
+      const got = v && S.seat !== null ? giftTo(v, S.seat) : null;
       if (v && v.up_card_taken && v.seat === v.dealer && c === v.up_card) b.append(el("span", { class: "tag", text: "up card" }));
+      else if (before && got && got.card === c) b.append(el("span", { class: "tag", text: "from partner" }));
+      else if (before && Array.isArray(v.farmer_took) && v.farmer_took.indexOf(c) >= 0) b.append(el("span", { class: "tag", text: "from the stock" }));
       if (i === S.sel) b.classList.add("selected");
       if (FX.away.has("hand:" + c)) b.classList.add("fx-away");
       b.addEventListener("click", () => { if (b.dataset.action) act(b.dataset.action); });
@@ -1906,6 +2340,18 @@
       if (v.maker !== null && v.maker !== undefined && v.trump) row("Maker", whoName(d, v.maker) + (v.alone ? ", alone" : ""));
       if (v.lone_defender !== null && v.lone_defender !== undefined) row("Defends alone", whoName(d, v.lone_defender));
       if (v.discard) row("You buried", E.cardText(v.discard));
+      if (isSeat(v.farmer)) {
+        if (S.seat !== null && v.farmer === S.seat) {
+          const given = farmerGiven(v).filter(Boolean);
+          if (given.length) row("You gave", ...cardNodes(given));
+          if (Array.isArray(v.farmer_took) && v.farmer_took.length) row("You took", ...cardNodes(v.farmer_took));
+        } else row("Farmer's hand", whoName(d, v.farmer));
+      }
+      for (const g of giftsOf(v)) {
+        const nodes = [`${whoName(d, g.giver)} gave ${objName(d, g.receiver)} `, g.card ? E.cardText(g.card) : "a card"];
+        row("Best card", ...nodes);
+        if (g.receiver === S.seat && g.discard) row("You discarded", E.cardText(g.discard));
+      }
     }
     const rules = (v && v.rules) || {};
     let game = "";
@@ -1914,6 +2360,13 @@
     else if (rules.deals) game = `${rules.deals} hands`;
     if (rules.players) game += `${game ? ", " : ""}${rules.players} players, ${rules.deck} cards`;
     if (game) row("Game", game);
+    const house = houseRules(rules);
+    if (house.length) row("House rules", house.join(", "));
+    const m = matchOf(d);
+    if (m) {
+      const goal = matchGoal(m);
+      row("Match", (typeof m.standing === "string" && m.standing) ? m.standing : `game wins ${m.wins.join(" \u2013 ")}${goal ? " (" + goal + ")" : ""}`);
+    }
     if (d.level) row("Computer", String(d.level));
     let lastPoints = null;
     if (v && v.phase === "over" && Array.isArray(v.points)) lastPoints = v.points;
@@ -1936,19 +2389,26 @@
   function renderHistory(d) {
     const ul = $("bid-history");
     const v = d.view;
-    const key = JSON.stringify([v && v.hand_number, v && v.actions && v.actions.length, d.seats && d.seats.map((s) => s && s.name)]);
+    const before = misdealBefore(d, v);
+    const key = JSON.stringify([v && v.hand_number, v && v.actions, v && v.gifts, v && v.farmer_took, before && before.hand_number,
+                                d.seats && d.seats.map((s) => s && s.name)]);
     if (S.renderKeys.history === key) return;
     S.renderKeys.history = key;
     E.clear(ul);
     if (!v) return;
-    ul.append(el("li", { class: "muted" }, `${whoName(d, v.dealer)} dealt; up card `, E.cardText(v.up_card)));
-    const actions = Array.isArray(v.actions) ? v.actions : [];
-    actions.forEach((a, i) => {
-      if (a.action && a.action.startsWith("play ")) return;
-      const li = el("li");
-      li.append(el("span", { class: "who side-" + (sideOfSeat(d, a.seat) % 3), text: whoName(d, a.seat) }), " ", ...historyNodes(d, v, a, i, actions));
+    const line = (seat, nodes, cls) => {
+      const li = el("li", cls ? { class: cls } : null);
+      if (isSeat(seat)) li.append(el("span", { class: "who side-" + (sideOfSeat(d, seat) % 3), text: whoName(d, seat) }), " ");
+      li.append(...nodes);
       ul.append(li);
-    });
+    };
+    if (before) {
+      // the cancelled deal: who called the misdeal and the hand they showed (RULES-FAMILY.md 12.4)
+      line(before.misdeal, ["called a misdeal, showing ", ...cardNodes(before.misdeal_hand),
+                            ` (no face card): the deal is cancelled and ${objName(d, before.dealer)} ${before.dealer === S.seat ? "deal" : "deals"} again`], "misdeal");
+    }
+    line(null, [`${whoName(d, v.dealer)} dealt; up card `, E.cardText(v.up_card)], "muted");
+    for (const item of historyItems(d, v)) line(item.seat, item.nodes, item.cls);
     ul.scrollTop = ul.scrollHeight;
   }
 
