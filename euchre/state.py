@@ -821,6 +821,17 @@ _KEEP: dict[int, int] = {a: ~(1 << int(c)) for a, c in _CARD_PLAYED.items()}
 """The mask that takes a play action's card out of a hand."""
 
 
+_TAKES: list[list[list[int]]] = [
+    [[POWER[t][c] if EFFECTIVE[t][c] in (t, led) else -1 for c in range(len(CARDS))] for led in range(NUM_TRUMPS)]
+    for t in range(NUM_TRUMPS)]
+"""_TAKES[trump][led suit][card]: how strongly ``card`` takes a trick led in that suit (its power
+when it is a trump or follows the lead, else -1: it cannot win): the highest trump, else the
+highest card of the led suit (trump powers are >= 100, plain ranks < 10; the same result as
+cards.trick_winner_index)."""
+_TRICK_SIZE: list[list[int]] = [[n - out.bit_count() for out in range(1 << n)] for n in range(5)]
+"""_TRICK_SIZE[players][seats sitting out, as a mask]: the cards in a full trick."""
+
+
 def _apply_play(s: State, seat: int, a: Action) -> None:
     card = _CARD_PLAYED[a]
     hands = s.hands
@@ -830,19 +841,15 @@ def _apply_play(s: State, seat: int, a: Action) -> None:
     trick.append((seat, card))
     n = s.n
     out = s.out
-    if len(trick) == n - out.bit_count():
-        # The winner: the highest trump, else the highest card of the led suit (trump powers
-        # are >= 100, plain ranks < 10; same result as cards.trick_winner_index).
+    if len(trick) == _TRICK_SIZE[n][out]:
         t: int = s.trump  # type: ignore[assignment]
-        eff = EFFECTIVE[t]
-        pw = POWER[t]
-        led = eff[trick[0][1]]
+        takes = _TAKES[t][EFFECTIVE[t][trick[0][1]]]
         best = -1
         winner = seat
         for p, c in trick:
-            e = eff[c]
-            if (e == t or e == led) and pw[c] > best:
-                best = pw[c]
+            v = takes[c]
+            if v > best:
+                best = v
                 winner = p
         s.tricks_won[winner] += 1
         done = Trick(s.leader, tuple(trick), winner)
