@@ -122,6 +122,13 @@ class Game:
                 out.append((i, h, running))
         return out
 
+    def played_hands_before(self, hand: int = -1) -> int:
+        """Hands played before hand ``hand`` (an index into :attr:`hands`, the current one by
+        default): a deal cancelled by a misdeal (RULES-FAMILY.md 12.4) is not a hand, so the
+        hand players call "hand 3" may be the fourth deal."""
+        index = hand % len(self.hands)
+        return sum(1 for h in self.hands[:index] if h.misdeal < 0)
+
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act; empty when the game is over."""
         return [] if self.is_over else self.state.legal_actions()
@@ -333,7 +340,7 @@ class Game:
             if self.winner is not None:
                 return f"game over: {score}, side {self.winner} wins"
             return f"game over: {score}, tied between sides {', '.join(map(str, self.winners))}"
-        return f"score {score}, hand {self.hand_number + 1} in progress ({self.state.phase_words()})"
+        return f"score {score}, hand {self.played_hands_before() + 1} in progress ({self.state.phase_words()})"
 
     def set_clock(self, clock: Clock) -> None:
         """Go on timing with another clock, keeping the time elapsed so far (a resumed game)."""

@@ -328,10 +328,12 @@ def _choices_help(view: PlayerView, legal: Sequence[Action], head: str | Text) -
 
 
 def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str] | None = None,
-                *, can_claim: bool = False) -> Panel:
+                *, can_claim: bool = False, number: int | None = None) -> Panel:
     """The table as one seat sees it: seats (a computer player's level beside its name), dealer,
     score, up card, bidding, trick, tricks won, the seat's own hand and, on its turn, the numbered
-    legal choices, why a choice the rules take away is missing, and whether it may claim."""
+    legal choices, why a choice the rules take away is missing, and whether it may claim.
+    ``number``: the hand's number as players count it (:meth:`~euchre.game.Game.played_hands_before`
+    plus one: a misdeal is not a hand); by default the deal's index plus one."""
     parts: list[Text | Table | _Flow] = [
         _score_line(view, names),
         _seat_table(view, names, levels),
@@ -368,7 +370,7 @@ def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str
             parts.append(Text("You win every trick still to play, wherever the other cards are: type claim to "
                               "end the hand.", style="bold green"))
     dealer = names[view.dealer]
-    title = f"Hand {view.hand_number + 1} · {dealer} {_verb(dealer, 'deals')}"
+    title = f"Hand {number or view.hand_number + 1} · {dealer} {_verb(dealer, 'deals')}"
     return Panel(Group(*parts), title=title, title_align="left")
 
 
@@ -460,7 +462,7 @@ def play_terminal(
             if idx != shown_hand:
                 shown_hand = idx
                 start = view_of(human_seat)
-                console.rule(f"Hand {idx + 1}")
+                console.rule(f"Hand {game.played_hands_before() + 1}")
                 dealer = seat_names[start.dealer]
                 console.print(Text(f"{dealer} {_verb(dealer, 'deals')}. ") + _up_card_line(start))
             seat = game.to_act
@@ -655,7 +657,7 @@ def _ask_human(
     back their last card (there is one)."""
     view = game.view(seat)
     can_claim = game.can_claim()
-    console.print(render_view(view, names, levels, can_claim=can_claim))
+    console.print(render_view(view, names, levels, can_claim=can_claim, number=game.played_hands_before() + 1))
     legal = _ordered_choices(view)
     while True:
         try:
@@ -672,7 +674,7 @@ def _ask_human(
             console.print(HELP)
             continue
         if word in SHOW_WORDS:
-            console.print(render_view(view, names, levels, can_claim=can_claim))
+            console.print(render_view(view, names, levels, can_claim=can_claim, number=game.played_hands_before() + 1))
             continue
         if word in CLAIM_WORDS:
             if can_claim:

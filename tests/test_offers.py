@@ -142,6 +142,7 @@ def test_the_same_dealer_deals_again_and_the_cancelled_deal_is_no_hand() -> None
     assert g.state.phase is Phase.BID1  # the redeal (the same cards here) gets no offers
     assert g.scores == [0, 0] and g.elapsed == [] and len(readings) == 1 and not g.is_over
     assert g.played_hands == 0 and g.score_sheet() == []
+    assert g.played_hands_before() == 0 and "hand 1 in progress" in g.summary()  # the redeal is hand 1
     assert g.hands[0].result() is None  # not a hand: no result
     assert "misdeal" in hand_result_words(g.view(2, 0), ["A", "B", "C", "D"])
     bots = [make_bot("heuristic", seed=i) for i in range(4)]

@@ -431,6 +431,7 @@ class LiveTable:
             "rematch": self.rematch,
             "match": self.match.to_dict() if self.match is not None else None,
             "history": self._history(g),
+            "hand_no": g.played_hands_before() + 1 if g is not None else 1,
             "claimed": self._claimed(g),
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
@@ -518,10 +519,10 @@ class LiveTable:
         sheet = g.score_sheet()
         if self._sheet is None or self._sheet[0] != len(sheet):
             rows = []
-            for i, h, scores in sheet:
+            for number, (_, h, scores) in enumerate(sheet, 1):  # a misdeal is not on the sheet
                 res = h.result()
                 assert res is not None
-                rows.append({"hand": i + 1, **res.to_dict(), "thrown_in": res.thrown_in,
+                rows.append({"hand": number, **res.to_dict(), "thrown_in": res.thrown_in,
                              "tricks": res.maker_tricks, "scores": list(scores)})
             self._sheet = (len(sheet), rows)
         return self._sheet[1]

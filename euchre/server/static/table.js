@@ -1712,8 +1712,11 @@
     } else {
       chip.classList.add("hidden");
     }
-    $("hand-no").textContent = v ? `Hand ${v.hand_number + 1}` : "";
+    $("hand-no").textContent = v ? `Hand ${handNo(d, v)}` : "";
   }
+
+  /** The hand's number as players count it: a cancelled deal (a misdeal) is not a hand (d.hand_no). */
+  function handNo(d, v) { return typeof d.hand_no === "number" ? d.hand_no : v.hand_number + 1; }
 
   function slotFor(pos) { return S.slots[pos]; }
 
@@ -2328,7 +2331,7 @@
     const v = d.view;
     const row = (k, ...val) => { dl.append(el("dt", { text: k }), el("dd", null, ...val)); };
     if (v) {
-      row("Hand", String(v.hand_number + 1));
+      row("Hand", String(handNo(d, v)));
       row("Dealer", whoName(d, v.dealer));
       if (v.up_card) {
         let note = "";
