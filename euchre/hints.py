@@ -56,19 +56,21 @@ class Hint:
 def position_seed(view: PlayerView) -> int:
     """A seed from what the seat sees (the rules, its cards, the bidding, the play, the score), the
     same in every process and on every machine: the seed of a hint asked without one."""
-    key = repr((view.rules, view.seat, view.dealer, view.hand, view.up_card, view.up_card_taken, view.discard,
-                view.actions, view.trick, view.tricks, view.scores, view.hand_number))
+    facts: tuple[object, ...] = (view.rules, view.seat, view.dealer, view.hand, view.up_card, view.up_card_taken,
+                                 view.discard, view.actions, view.trick, view.tricks, view.scores, view.hand_number)
+    house = (view.gifts, view.misdeal, view.misdeal_hand, view.farmer, view.farmer_gave, view.farmer_took)
+    if house != ((), -1, (), -1, (), ()):  # what the house rules show (an ordinary hand's seed is as it was)
+        facts += house
+    key = repr(facts)
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
 
 
 def hintable(view: PlayerView) -> bool:
-    """Whether :func:`hint` can advise this view: not in a hand with a call for best (house rule
-    ``call_for_best``), whose hidden gift and discard the sampling does not cover."""
-    from euchre.state import Phase
-
-    return (not view.gifts and view.farmer < 0
-            and view.phase not in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST, Phase.MISDEAL_OFFER,
-                                   Phase.FARMER_OFFER, Phase.FARMER_GIVE, Phase.OFFERS))
+    """Whether :func:`hint` can advise this view: every position can be, the house rules' too (a
+    call for best, the offers, a farmer's exchange: the sampling covers what they hide,
+    :meth:`~euchre.view.PlayerView.resample`). Kept for the callers that ask; whether the seat is
+    to act is :func:`hint`'s own check."""
+    return True
 
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
@@ -81,8 +83,6 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
 
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
-    if not hintable(view):
-        raise ValueError("no hint in a hand with a call for best: the advice cannot sample its hidden gift")
     bot = SearchBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                     score_aware=False, bid_margin=0.0, alone_margin=0.0, close_factor=1)
     legal = list(view.legal_actions) if actions is None else list(actions)

@@ -8,16 +8,20 @@ learning environment all consume views, never states.
 
 from __future__ import annotations
 
+import copy
+import math
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, NamedTuple
 
-from euchre.actions import DISCARD_ACTIONS, Action, Kind
+from euchre.actions import DISCARD_ACTIONS, FARMER, GIVE_ACTIONS, KEEP, MISDEAL, Action, Kind
 from euchre.cards import (
     CARDS,
     EFFECTIVE,
     FOLLOW,
+    JOKER,
     NO_TRUMP,
+    POWER,
     SUITS,
     Card,
     Suit,
@@ -258,7 +262,9 @@ class PlayerView:
             known |= 1 << self.discard
         for c in self.farmer_gave:
             known |= 1 << c
-        for _, _, _, buried in self.gifts:
+        for _, _, given, buried in self.gifts:  # call for best: what this seat saw of each gift
+            if given is not None:
+                known |= 1 << given
             if buried is not None:
                 known |= 1 << buried
         if not self.up_card_taken:
@@ -277,13 +283,20 @@ class PlayerView:
         :class:`~euchre.state.State` stands exactly where the view does. Search bots solve such
         samples; the sample is uniform over the consistent deals (rejection sampling), falling back
         to a constrained random fill if ``tries`` shuffles all break a void.
+
+        The house rules of RULES-FAMILY.md 12.2-12.4 are covered too, each card sampled only where
+        the seat does not know it (12.7): a call for best's card is the giver's and the receiver's,
+        its discard the receiver's alone; the farmer's three cards given and taken are the farmer's
+        (the others know only that it held five 9s and 10s, so that the stock holds three of them);
+        a misdeal caller's cards are everyone's; an offer another seat kept is nobody else's (the
+        sample makes the same offers its deal calls for and keeps them). The other seats' hidden
+        choices (a chosen gift, a kept offer) are weighed as random choices among their options,
+        so the sample is drawn from the deals and choices that explain the view (see
+        :func:`_resample_house`).
         """
-        if self.gifts or self.phase in (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST):
-            raise DealError("resampling does not cover a hand with a call for best (house rule "
-                            "call_for_best): its gifts and discards are not sampled")
-        if self.misdeal >= 0 or self.farmer >= 0 or self.phase in _OFFERED:
-            raise DealError("resampling does not cover the offers (house rules ace_no_face and "
-                            "farmers_hand): a pending offer, a misdeal or a farmer's exchange is not sampled")
+        if (self.gifts or self.phase in _HOUSE_PHASES or self.misdeal >= 0 or self.farmer >= 0
+                or self.rules.ace_no_face or self.rules.farmers_hand):
+            return _resample_house(self, rng, tries)
         rules = self.rules
         n = rules.players
         dealer = self.dealer
@@ -326,18 +339,24 @@ class PlayerView:
         for attempt in range(tries + 1):
             rng.shuffle(pool)
             if attempt == tries:
-                # Fallback: the up card (if its place is open) goes to the dealer's hand.
+                # Fallback: the up card (if its place is open) goes to the dealer's hand, or is the
+                # buried card when the dealer has shown it is out of the up card's suit.
                 fb_need = need[:]
                 fb_pool = pool
+                bury_up = (taken_up_in_pool and hidden_discard and rules.dealer_may_discard_up_card
+                           and voids.get(dealer, 0) >> up & 1 == 1)
                 if taken_up_in_pool:
-                    fb_need[dealer] -= 1
                     fb_pool = [c for c in pool if c != up]
+                    if not bury_up:
+                        fb_need[dealer] -= 1
                 got = self._constrained_fill(fb_pool, [s for s in seats if fb_need[s] > 0], fb_need, voids,
-                                             hidden_discard, rng)
+                                             hidden_discard and not bury_up, rng)
                 if got is None:
                     raise DealError("no deal is consistent with this view")
                 deal_to, buried = got
-                if taken_up_in_pool:
+                if bury_up:
+                    buried = up
+                elif taken_up_in_pool:
                     deal_to.setdefault(dealer, []).append(up)
                 break
             else:
@@ -415,6 +434,603 @@ class PlayerView:
             buried = left[0] if hidden_discard and left else None
             return out, buried
         return None
+
+
+# --- resampling the house rules (RULES-FAMILY.md 12.2-12.4, 12.7) --------------------------------------
+_HOUSE_PHASES = (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST, Phase.MISDEAL_OFFER, Phase.FARMER_OFFER,
+                 Phase.FARMER_GIVE, Phase.OFFERS)
+"""The phases of a call for best and of the offers: a view there is resampled by :func:`_resample_house`."""
+_NINES_TENS = mask_of(s * 8 + r for s in range(4) for r in (2, 3))
+"""Every 9 and 10: the cards of a farmer's hand (RULES-FAMILY.md 12.3)."""
+_FACES = mask_of(s * 8 + r for s in range(4) for r in (4, 5, 6)) | 1 << JOKER
+_ACES = mask_of(s * 8 + 7 for s in range(4))
+_COMPARED = tuple(f.name for f in fields(PlayerView) if f.name not in ("scores", "hand_number"))
+"""The fields a sample's view must share with the view it was drawn from (the score and the hand's
+number come from the game, which a sampled hand has not)."""
+
+
+def _misdeal_eligible(mask: int) -> bool:
+    """A hand the ace-no-face offer goes to (no K, Q, J or Joker, at most one ace)."""
+    return not mask & _FACES and (mask & _ACES).bit_count() <= 1
+
+
+class _GiftPlan:
+    """One call for best as the resampling seat knows it: the card (``None``: hidden, chosen per
+    sample among the receiver's six), whether the receiver's discard is made, the discard (known)
+    or the bin it is sampled into."""
+
+    __slots__ = ("giver", "receiver", "card", "discarded", "discard", "bin")
+
+    def __init__(self, giver: int, receiver: int, card: Card | None, discarded: bool, discard: Card | None,
+                 bin: int) -> None:
+        self.giver = giver
+        self.receiver = receiver
+        self.card = card
+        self.discarded = discarded
+        self.discard = discard
+        self.bin = bin
+
+
+class _Plan:
+    """What :func:`_resample_house` deals, worked out once per view: the hidden places ("bins":
+    each other seat's hand now, a hidden discard, the farmer's three given cards, the stock) with
+    their sizes, the cards each may hold (voids, what a gift tells) and the cards that must be in
+    one of a few of them (a taken up card, a card the seat gave)."""
+
+    __slots__ = ("n", "me", "played", "known", "gifts", "buried", "buried_bin", "farmer", "given", "gave",
+                 "took", "gave_bin", "sizes", "allowed", "klass", "pins", "pool", "class_bins", "farm_bins",
+                 "kept_known")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.me: int | None = None
+        self.played: list[int] = []
+        self.known: dict[int, int] = {}
+        """Seats whose cards now are known: this seat's, a misdeal caller's."""
+        self.gifts: list[_GiftPlan] = []
+        self.buried: Card | None = None
+        """The dealer's discard when this seat is the dealer."""
+        self.buried_bin = -1
+        self.farmer = -1
+        self.given = 0
+        """How many cards the farmer has given."""
+        self.gave: tuple[Card, ...] = ()
+        self.took: tuple[Card, ...] = ()
+        self.gave_bin = -1
+        self.sizes: list[int] = []
+        self.allowed: list[int] = []
+        self.klass: list[int] = []
+        """Per bin, the cards it is drawn from first (-1: any)."""
+        self.pins: list[tuple[Card, tuple[int, ...]]] = []
+        self.pool: list[Card] = []
+        self.class_bins: list[int] = []
+        self.farm_bins: tuple[int, ...] = ()
+        """Another seat's farmer, its exchange done: the places that may hold the two cards it kept."""
+        self.kept_known: list[Card] = []
+        """The 9s and 10s that farmer played from the hand it bid with (each may be a kept one)."""
+
+
+def _house_plan(view: PlayerView) -> _Plan:
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    dealer = view.dealer
+    up = view.up_card
+    plan = _Plan()
+    plan.n = n
+    plan.me = me
+    played = [0] * n
+    for tr in view.tricks:
+        for s, c in tr.plays:
+            played[s] |= 1 << c
+    for s, c in view.trick:
+        played[s] |= 1 << c
+    plan.played = played
+    fixed = 0
+    for m in played:
+        fixed |= m
+    known: dict[int, int] = {}
+    if me is not None:
+        known[me] = mask_of(view.hand)
+    if view.misdeal >= 0:
+        known[view.misdeal] = mask_of(view.misdeal_hand)
+    plan.known = known
+    for m in known.values():
+        fixed |= m
+    sizes = [0] * n
+    allowed = [~0] * n
+    klass = [-1] * n
+    voids = view.voids()
+    for s in range(n):
+        if s not in known:
+            sizes[s] = rules.hand_size - played[s].bit_count()
+            allowed[s] = ~voids.get(s, 0)
+
+    def new_bin(size: int, mask: int = ~0, cls: int = -1) -> int:
+        sizes.append(size)
+        allowed.append(mask)
+        klass.append(cls)
+        return len(sizes) - 1
+
+    # The dealer's exchange (and under call for best, a sitting-out dealer adding the up card).
+    if view.up_card_taken and not view.dealer_discarded and dealer not in known:
+        sizes[dealer] += 1  # six cards: until the discard, or (call for best, 12.2 step 1) until the gift
+    if view.dealer_discarded:
+        if me == dealer:
+            plan.buried = view.discard
+            assert plan.buried is not None
+            fixed |= 1 << plan.buried
+        else:
+            plan.buried_bin = new_bin(1)
+    # The calls for best as this seat knows them.
+    pins: list[tuple[Card, tuple[int, ...]]] = []
+    trump = view.trump
+    for giver, receiver, card, buried in view.gifts:
+        if me == receiver:
+            discarded = buried is not None
+        elif me == giver:
+            discarded = not (view.phase is Phase.BEST_DISCARD and view.to_act == receiver)
+        else:
+            discarded = True  # the others see a call for best once its discard is made
+        g = _GiftPlan(giver, receiver, card, discarded, buried if me == receiver else None, -1)
+        if giver not in known:
+            sizes[giver] -= 1
+        if receiver not in known:
+            sizes[receiver] += 1 - discarded
+        if discarded:
+            if g.discard is not None:
+                fixed |= 1 << g.discard
+            else:
+                g.bin = new_bin(1)
+        if me == receiver and card is not None and trump is not None and trump < NO_TRUMP \
+                and not rules.best_card_free:
+            # The receiver knows how the card came: the giver's highest trump (no decision), or
+            # chosen by a giver holding no trump; either way the giver holds no better trump now.
+            chosen = any(s == giver and a is not None and a.kind is Kind.GIVE for s, a in view.actions)
+            trumps = FOLLOW[trump][trump]
+            if chosen:
+                allowed[giver] &= ~trumps
+            else:
+                power = POWER[trump]
+                allowed[giver] &= ~mask_of(c for c in iter_mask(trumps) if power[c] > power[card])
+        plan.gifts.append(g)
+    # The farmer's hand: the cards given go face down into the stock, the three under the up card
+    # to the farmer.
+    rest_stock = True
+    if view.farmer >= 0:
+        f = plan.farmer = view.farmer
+        if me == f:
+            plan.gave = view.farmer_gave
+            plan.took = view.farmer_took
+            plan.given = len(view.farmer_gave)
+            fixed |= mask_of(view.farmer_gave)
+            rest_stock = plan.given < 3  # the cards under the up card, until the farmer takes them
+        else:
+            k = 0
+            acts = view.actions
+            start = next((i for i, (s, a) in enumerate(acts) if s == f and a is not None and a.kind is Kind.FARMER),
+                         len(acts))
+            for s, _a in acts[start + 1:start + 4]:
+                if s != f:
+                    break
+                k += 1
+            plan.given = k
+            plan.gave_bin = new_bin(k, cls=_NINES_TENS)
+            if k < 3:  # still giving: the farmer's cards are all 9s and 10s
+                sizes[f] -= k
+                klass[f] = _NINES_TENS
+            else:
+                rest_stock = False  # the stock holds the three given cards, nothing else
+    # The up card: known unless the dealer took it and it is unplayed; then it is the dealer's,
+    # buried, or the card the dealer gave.
+    if any(g.giver == me and g.card == up for g in plan.gifts):
+        pass  # this seat (the dealer) gave it: pinned below, as a gift
+    elif not view.up_card_taken or fixed >> up & 1 or me == dealer:
+        fixed |= 1 << up
+    else:
+        places = [dealer]
+        if view.dealer_discarded and rules.dealer_may_discard_up_card:
+            places.append(plan.buried_bin)
+        for g in plan.gifts:
+            if g.receiver == dealer and g.bin >= 0:
+                places.append(g.bin)
+            if g.giver == dealer and g.card is None:
+                places.append(g.receiver)
+                if g.bin >= 0:
+                    places.append(g.bin)
+            if g.giver == dealer and g.card == up and me == g.receiver:
+                places = []  # the receiver holds it (or played or buried it): known
+        if places:
+            pins.append((up, tuple(places)))
+        else:
+            fixed |= 1 << up
+    # A card this seat gave and that is not played: the receiver's now, or its discard.
+    for g in plan.gifts:
+        if me == g.giver and g.card is not None and not fixed >> g.card & 1:
+            places = [g.receiver] + ([g.bin] if g.bin >= 0 else [])
+            pins.append((g.card, tuple(places)))
+    pool_mask = deck_mask(rules.deck) & ~fixed
+    for c, _ in pins:
+        pool_mask &= ~(1 << c)
+    plan.pool = list(iter_mask(pool_mask))
+    total = sum(sizes)
+    stock = len(plan.pool) + len(pins) - total
+    if stock < 0 or (not rest_stock and stock != 0):
+        raise DealError("no deal is consistent with this view (its cards do not add up)")
+    if rest_stock:
+        new_bin(stock)
+    plan.sizes = sizes
+    plan.allowed = allowed
+    plan.klass = klass
+    plan.pins = pins
+    plan.class_bins = [b for b in range(len(sizes)) if klass[b] != -1 and sizes[b]]
+    f = view.farmer
+    if f >= 0 and me != f and plan.given == 3:
+        farm = [f]
+        if dealer == f and plan.buried_bin >= 0:
+            farm.append(plan.buried_bin)
+        farm.extend(g.bin for g in plan.gifts if g.receiver == f and g.bin >= 0)
+        held = played[f]
+        for g in plan.gifts:  # a card the farmer gave (call for best) left the hand it bid with
+            if g.giver == f and g.card is None:
+                farm.append(g.receiver)
+                if g.bin >= 0:
+                    farm.append(g.bin)
+                held |= played[g.receiver]
+            elif g.giver == f and g.card is not None:
+                held |= 1 << g.card
+        plan.farm_bins = tuple(farm)
+        plan.kept_known = [c for c in iter_mask(held & _NINES_TENS) if c != up]
+    return plan
+
+
+def _may_give(card: Card, rest: int, dealer: bool, view: PlayerView) -> bool:
+    """Whether a giver left holding ``rest`` may have given ``card`` (RULES-FAMILY.md 12.2): the up
+    card only from the dealer, and the highest trump of the six when the giver held a trump and had
+    no choice."""
+    if card == view.up_card and view.up_card_taken and not dealer:
+        return False
+    t = view.trump
+    if t is None or t >= NO_TRUMP or view.rules.best_card_free:
+        return True
+    trumps = (rest | 1 << card) & FOLLOW[t][t]
+    if not trumps:
+        return True
+    power = POWER[t]
+    return trumps >> card & 1 == 1 and all(power[c] < power[card] for c in iter_mask(trumps) if c != card)
+
+
+def _pin(card: Card, places: tuple[int, ...], allowed: list[int], free: list[int], out: list[list[Card]],
+         rng: random.Random) -> bool:
+    """Put ``card`` in a free place of one of the bins ``places``, each free place as likely."""
+    ok = [b for b in places if free[b] and allowed[b] >> card & 1]
+    total = sum(free[b] for b in ok)
+    if not total:
+        return False
+    r = rng.randrange(total)
+    for b in ok:
+        r -= free[b]
+        if r < 0:
+            out[b].append(card)
+            free[b] -= 1
+            break
+    return True
+
+
+class _Filled(NamedTuple):
+    bins: list[list[Card]]
+    """The cards dealt to each bin."""
+    kept: int
+    """The two cards another seat's farmer kept, as a mask (0 if none)."""
+    gifts: dict[int, Card]
+    """The fallback's hidden gifts, chosen before the deal, by receiver (the exact way chooses them
+    after it, in :func:`_house_try`)."""
+
+
+def _fill(view: PlayerView, plan: _Plan, rng: random.Random, exact: bool) -> _Filled | None:
+    """Deal the pool into the bins: uniformly (``exact``; ``None`` when a bin gets a card it may not
+    hold), or as a fallback greedily, each bin from the cards it may hold, with the hidden gifts
+    chosen first so that the givers' hands cannot contradict them (consistent, slightly biased)."""
+    sizes = plan.sizes
+    allowed = plan.allowed if exact else plan.allowed[:]
+    free = sizes[:]
+    out: list[list[Card]] = [[] for _ in sizes]
+    for card, places in plan.pins:
+        if not _pin(card, places, allowed, free, out, rng):
+            return None
+    rest = plan.pool[:]
+    rng.shuffle(rest)
+    kept = 0
+    if plan.farm_bins:
+        # The farmer's two kept 9s and 10s: j of them unseen (put in the farmer's places), 2 - j
+        # among the cards it played, j drawn in proportion to the deals each way makes (so that,
+        # as in a uniform deal, a hand is as likely as the ways its kept pair can be chosen).
+        known = plan.kept_known
+        unseen = [c for c in rest if _NINES_TENS >> c & 1]
+        u = len(unseen)
+        room = sum(free[b] for b in plan.farm_bins)
+        slots = sum(free[b] for b in range(len(sizes)) if b not in plan.class_bins)
+        mass = [math.comb(len(known), 2 - j) * math.comb(u, j) * math.perm(room, j) * math.comb(u - j, 3)
+                * (math.factorial(slots - j) if slots >= j else 0) for j in range(3)]
+        if not sum(mass):
+            return None
+        j = rng.choices(range(3), weights=mass)[0]
+        picked = rng.sample(unseen, j)
+        for card in picked:
+            if not _pin(card, plan.farm_bins, allowed, free, out, rng):
+                return None
+        kept = mask_of(picked) | mask_of(rng.sample(known, 2 - j))
+        rest = [c for c in rest if not kept >> c & 1]
+    gifts: dict[int, Card] = {}
+    if not exact:
+        t = view.trump
+        rules_trump = t is not None and t < NO_TRUMP and not view.rules.best_card_free
+        for g in plan.gifts:
+            if g.card is not None:
+                continue
+            r, q = g.receiver, g.giver
+            places = (r, g.bin) if g.bin >= 0 else (r,)
+            held = plan.played[r] | mask_of(c for b in places for c in out[b])
+            opts = list(iter_mask(held)) + [c for c in rest if any(free[b] and allowed[b] >> c & 1 for b in places)]
+            if q == plan.farmer and kept & held:
+                opts = list(iter_mask(kept & held))  # a kept card there came from the farmer
+            opts = [c for c in opts if _may_give(c, mask_of(out[q]), q == view.dealer, view)]
+            if not opts:
+                return None
+            card = opts[rng.randrange(len(opts))]
+            if not held >> card & 1:
+                if not _pin(card, places, allowed, free, out, rng):
+                    return None
+                rest.remove(card)
+            gifts[r] = card
+            if rules_trump:  # the giver then held no better trump (none, if it chose a plain card)
+                trumps = FOLLOW[t][t]  # type: ignore[index]
+                power = POWER[t]  # type: ignore[index]
+                if trumps >> card & 1:
+                    allowed[q] &= ~mask_of(c for c in iter_mask(trumps) if power[c] > power[card])
+                else:
+                    allowed[q] &= ~trumps
+                if mask_of(out[q]) & ~allowed[q]:
+                    return None
+    for b in plan.class_bins:
+        cls = plan.klass[b]
+        chosen = [c for c in rest if cls >> c & 1 and (exact or allowed[b] >> c & 1)][:free[b]]
+        if len(chosen) < free[b]:
+            return None
+        out[b].extend(chosen)
+        free[b] = 0
+        taken = mask_of(chosen)
+        rest = [c for c in rest if not taken >> c & 1]
+    if exact:
+        i = 0
+        for b in range(len(sizes)):
+            k = free[b]
+            if k:
+                part = rest[i:i + k]
+                i += k
+                if mask_of(part) & ~allowed[b]:
+                    return None
+                out[b].extend(part)
+        return _Filled(out, kept, gifts)
+    order = sorted((b for b in range(len(sizes)) if free[b]),
+                   key=lambda b: sum(1 for c in rest if allowed[b] >> c & 1) - free[b])
+    for b in order:
+        fits = [c for c in rest if allowed[b] >> c & 1]
+        if len(fits) < free[b]:
+            return None
+        part = fits[:free[b]]
+        out[b].extend(part)
+        taken = mask_of(part)
+        rest = [c for c in rest if not taken >> c & 1]
+    return _Filled(out, kept, gifts)
+
+
+def _house_try(view: PlayerView, plan: _Plan, rng: random.Random, exact: bool) -> State | None:
+    """One attempt: deal the bins, choose the hidden gifts, work back to the deal, replay the hand
+    on it (the offers another seat kept, a gift it chose, the discards it hid) and keep the sample
+    only if the seat's view of it is the view. ``exact``: weigh the other seats' hidden choices as
+    random among their options (by rejection), so that the samples follow the deals and choices
+    that explain the view."""
+    rules = view.rules
+    n = plan.n
+    me = plan.me
+    dealer = view.dealer
+    up = view.up_card
+    filled = _fill(view, plan, rng, exact)
+    if filled is None:
+        return None
+    bins, kept = filled.bins, filled.kept
+    now = [plan.known[s] if s in plan.known else mask_of(bins[s]) for s in range(n)]
+    played = plan.played
+    cur = [now[s] | played[s] for s in range(n)]
+    gift_card: dict[int, Card] = {}
+    gift_discard: dict[int, Card] = {}
+    for g in plan.gifts:
+        d = g.discard if g.discard is not None else (bins[g.bin][0] if g.bin >= 0 else None)
+        if d is not None:
+            gift_discard[g.receiver] = d
+        card = g.card if g.card is not None else filled.gifts.get(g.receiver)
+        if card is None:
+            # Another seat's call for best: any of the receiver's six may have come from the giver,
+            # if the giver could give it (its highest trump, when it held one and had no choice).
+            six = cur[g.receiver] | (1 << d if d is not None else 0)
+            cands = [c for c in iter_mask(six) if _may_give(c, now[g.giver], g.giver == dealer, view)]
+            if not cands or (exact and rng.randrange(six.bit_count()) >= len(cands)):
+                return None  # (exact: as if one of the six were drawn, and rejected unless a candidate)
+            card = cands[rng.randrange(len(cands))]
+        gift_card[g.receiver] = card
+    for g in reversed(plan.gifts):
+        r = g.receiver
+        d = gift_discard.get(r)
+        if d is not None:
+            cur[r] |= 1 << d
+        card = gift_card[r]
+        if not cur[r] >> card & 1:
+            return None
+        cur[r] &= ~(1 << card)
+        cur[g.giver] |= 1 << card
+    buried = plan.buried if plan.buried is not None else (bins[plan.buried_bin][0] if plan.buried_bin >= 0 else None)
+    if view.up_card_taken:
+        if buried is not None:
+            cur[dealer] |= 1 << buried
+        if not cur[dealer] >> up & 1:
+            return None
+        cur[dealer] &= ~(1 << up)
+    gave: list[Card] = []
+    f = plan.farmer
+    if f >= 0:
+        if me == f:
+            gave = list(plan.gave)
+            if plan.given == 3:
+                cur[f] = cur[f] & ~mask_of(plan.took) | mask_of(gave)
+            else:
+                cur[f] |= mask_of(gave)
+        else:
+            gave = list(bins[plan.gave_bin])
+            rng.shuffle(gave)
+            if plan.given == 3:
+                # The farmer kept two of its five 9s and 10s (drawn by _fill, or here any two of
+                # the hand it bid with) and took the three under the up card: the rest of that hand.
+                if not kept:
+                    held = list(iter_mask(cur[f]))
+                    if len(held) != 5:
+                        return None
+                    kept = mask_of(rng.sample(held, 2))
+                if kept & ~cur[f] or kept & ~_NINES_TENS:
+                    return None
+                cur[f] = kept | mask_of(gave)
+            else:
+                cur[f] |= mask_of(gave)
+    used = 1 << up
+    for m in cur:
+        if m.bit_count() != rules.hand_size or used & m:
+            return None
+        used |= m
+    # A redeal after a misdeal has no ace-no-face offers: a seat whose own hand would have been
+    # offered one, and that saw no offer, knows the hand is such a redeal (the replay that
+    # explains its view tells; while another seat's offer is pending, both may).
+    redeal = [False]
+    if rules.ace_no_face and me is not None and view.misdeal < 0 and view.phase is not Phase.MISDEAL_OFFER \
+            and _misdeal_eligible(cur[me]):
+        redeal = [False, True]
+        if view.phase is Phase.OFFERS:
+            rng.shuffle(redeal)
+    for after_misdeal in redeal:
+        state = _replay(view, plan, State(rules, dealer=dealer, hands=[list(iter_mask(m)) for m in cur], up_card=up,
+                                          after_misdeal=after_misdeal), gift_card, gift_discard, buried, gave, rng,
+                        exact)
+        if state is not None:
+            return state
+    return None
+
+
+def _replay(view: PlayerView, plan: _Plan, state: State, gift_card: dict[int, Card], gift_discard: dict[int, Card],
+            buried: Card | None, gave: list[Card], rng: random.Random, exact: bool) -> State | None:
+    """The hand of the view replayed on a sampled deal (``state``), with what the seat did not
+    see filled in; ``None`` unless the seat's view of the result is the view."""
+    me = plan.me
+    f = plan.farmer
+    weight = 1.0
+    acts = view.actions
+    i = 0
+    k = len(acts)
+    given = 0
+    partner = view.rules.partner
+    while True:
+        ph = state.phase
+        z = state.to_act
+        if (ph is Phase.MISDEAL_OFFER or ph is Phase.FARMER_OFFER) and z != me:
+            # An offer this seat does not see: taken as the view says, else kept unseen.
+            if i < k and acts[i][0] == z and acts[i][1] == (MISDEAL if ph is Phase.MISDEAL_OFFER else FARMER):
+                state._push(acts[i][1])  # type: ignore[arg-type]
+                i += 1
+                continue
+            if i == k and view.phase is Phase.OFFERS:
+                break  # the offer the others see pending
+            if z != f:
+                weight *= 0.5
+            state._push(KEEP)
+            continue
+        if ph is Phase.GIVE and (me is None or (me != z and me != partner(z))):
+            # A gift this seat does not see given: the giver chose the receiver's sampled card.
+            if i == k and view.phase is Phase.CALL_FOR_BEST:
+                break
+            card = gift_card.get(partner(z))  # type: ignore[arg-type]
+            if card is None or not state.hands[z] >> card & 1:
+                return None
+            weight /= state.hands[z].bit_count()
+            state._push(GIVE_ACTIONS[card])
+            continue
+        if i == k:
+            break
+        s, a = acts[i]
+        i += 1
+        if s != z:
+            return None
+        if a is None:  # a discard this seat did not see
+            if ph is Phase.FARMER_GIVE and given < len(gave):
+                a = DISCARD_ACTIONS[gave[given]]
+                given += 1
+            elif ph is Phase.DISCARD and buried is not None:
+                a = DISCARD_ACTIONS[buried]
+            elif ph is Phase.BEST_DISCARD and z in gift_discard:
+                a = DISCARD_ACTIONS[gift_discard[z]]
+            else:
+                return None
+        if a not in state.legal_actions():
+            return None
+        state._push(a)
+    for done in state.gifts:
+        want = gift_card.get(done.receiver)
+        if want is not None and done.card != want:
+            return None  # the engine's forced gift is not the card the sample gave
+    if exact and weight < 1.0 and rng.random() >= weight:
+        return None
+    mine = PlayerView.of(state, me)
+    if any(getattr(mine, name) != getattr(view, name) for name in _COMPARED):
+        return None
+    return state
+
+
+def _resample_house(view: PlayerView, rng: random.Random, tries: int) -> State:
+    """:meth:`PlayerView.resample` for a hand with a call for best, an offer, a misdeal or a
+    farmer's exchange (or any hand of rules with offers, whose kept offers nobody else sees).
+
+    Each attempt deals the cards the seat has not seen into the places they may be now, uniformly
+    (a taken up card to the dealer's side, the cards a farmer gave from the 9s and 10s), works back
+    to the deal (the hidden gift is any of the receiver's six; the two cards a farmer kept are any
+    two of its cards, which must be 9s or 10s) and replays the hand on that deal. The attempt is
+    kept when the seat's view of the replayed hand is the view itself, so every sample is
+    consistent by construction of the check, not by argument. The other seats' unseen choices are
+    weighed as random among their options (a kept offer by 1/2, a chosen gift by one over the
+    giver's cards), so the samples follow the posterior over deals and choices. After ``tries``
+    failed attempts (many voids, a gift few deals explain) the cards are dealt greedily into the
+    places that may hold them, the hidden gifts chosen first: consistent still, slightly biased."""
+    plan = _house_plan(view)
+    plans = [plan]
+    scale = 1
+    if view.phase is Phase.OFFERS:
+        # Another seat's offer is pending, so its hand is one the offer goes to: the fallback draws
+        # it from the cards such hands hold (9s, 10s and aces; only 9s and 10s for the farmer's).
+        scale = 10
+        kinds = ([_NINES_TENS | _ACES] if view.rules.ace_no_face else []) + \
+            ([_NINES_TENS] if view.rules.farmers_hand else [])
+        plans = []
+        for z in range(plan.n):
+            if z != plan.me and z not in plan.known:
+                for cls in kinds:
+                    alt = copy.copy(plan)
+                    alt.klass = plan.klass[:]
+                    alt.klass[z] = cls
+                    alt.class_bins = [*plan.class_bins, z]
+                    plans.append(alt)
+        plans = plans or [plan]
+    for exact, budget in ((True, tries), (False, 4 * tries)):
+        for _ in range(max(budget, 1) * scale):
+            state = _house_try(view, plan if exact else plans[rng.randrange(len(plans))], rng, exact)
+            if state is not None:
+                return state
+    raise DealError("no deal is consistent with this view")
 
 
 # --- the parts of a view that depend on the seat -----------------------------------------------------

@@ -19,7 +19,7 @@ import euchre
 from euchre import Game, Rules
 from euchre.analyze import analyze_game
 from euchre.bots import SearchBot, make_bot
-from euchre.hints import Hint, hint, position_seed
+from euchre.hints import Hint, hint, hintable, position_seed
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -171,3 +171,81 @@ def test_every_level_repeats_its_game() -> None:
                 game.push(bots[game.to_act].choose(game.view(game.to_act)))
             records.append([tuple(h.history) for h in game.hands])
         assert records[0] == records[1], level
+
+
+# --- the house rules (RULES-FAMILY.md 12.2-12.4) -------------------------------------------------------
+def house_decisions() -> list[PlayerView]:
+    """A decision of every house-rule kind: a chosen gift, the lone hand's discard, a card played
+    after a call for best, a misdeal offer, the farmer's offer and its gives."""
+    from euchre.cards import Card
+    from euchre.state import Deal, State
+
+    out: list[PlayerView] = []
+    s = State(Rules(call_for_best=True, best_card_free=True), dealer=0,
+              hands=["As Ks Qs Js Ts", "Jh Ah Kh Qh 9c", "9s Ad Kd Qd Qc", "Jd 9h Tc 9d Td"], up_card="Th")
+    for a in ("order alone", "discard Ts", "give Jd", "discard 9c", "play Jh"):
+        if s.phase in (Phase.GIVE, Phase.BEST_DISCARD):
+            out.append(PlayerView.of(s, s.to_act))
+        s.push(a)
+    out.append(PlayerView.of(s, s.to_act))  # trick 1: seat 2, out of trump, may play any card
+    hands = tuple(tuple(Card.parse(c) for c in h.split())
+                  for h in ("9c Tc 9d Td 9h", "Th Qs 9s Kh Ac", "Jc Qc Kc Jd Qd", "Kd Ad Jh Qh Ah"))
+    s = State.from_deal(Rules(ace_no_face=True, farmers_hand=True),
+                        Deal(3, hands, Card.parse("Js"), tuple(Card.parse(c) for c in ("Ts", "Ks", "As"))))
+    for a in ("keep", "farmer", "discard 9c"):
+        out.append(PlayerView.of(s, s.to_act))
+        s.push(a)
+    return out
+
+
+def test_hints_advise_the_house_rules_repeatably() -> None:
+    """A call for best, the offers and the farmer's exchange are advised like any decision (the
+    sampling covers what they hide): every legal action valued, the same answer when asked again,
+    and by the same search the bot plays with."""
+    decisions = house_decisions()
+    assert {v.phase for v in decisions} == {Phase.GIVE, Phase.BEST_DISCARD, Phase.PLAY, Phase.MISDEAL_OFFER,
+                                            Phase.FARMER_OFFER, Phase.FARMER_GIVE}
+    assert any(v.gifts for v in decisions if v.phase is Phase.PLAY)
+    assert all(len(v.legal_actions) > 1 for v in decisions)
+    for view in decisions:
+        assert hintable(view)
+        first = hint(view, samples=6, bid_samples=4)
+        assert {h.action for h in first} == set(view.legal_actions)
+        assert first == hint(view, samples=6, bid_samples=4)
+        assert first[0].shortfall == 0.0 and all(h.shortfall >= 0 for h in first)
+
+
+def test_house_positions_have_seeds_of_their_own() -> None:
+    """What the house rules show a seat is part of its position: a gift it received or the cards a
+    farmer gave change the seed; an ordinary position's seed is what it always was."""
+    from euchre.state import State
+
+    decisions = house_decisions()
+    seeds = {position_seed(v) for v in decisions}
+    assert len(seeds) == len(decisions)
+    s = State(Rules(call_for_best=True, best_card_free=True), dealer=0,
+              hands=["As Ks Qs Js Ts", "Jh Ah Kh Qh 9c", "9s Ad Kd Qd Qc", "Jd 9h Tc 9d Td"], up_card="Th")
+    for a in ("order alone", "discard Ts"):
+        s.push(a)
+    other = s.copy()
+    s.push("give Jd")
+    other.push("give 9h")
+    mine, theirs = PlayerView.of(s, 1), PlayerView.of(other, 1)
+    assert mine.actions != theirs.actions or mine.gifts != theirs.gifts
+    assert position_seed(mine) != position_seed(theirs)
+
+
+def test_a_review_covers_a_hand_with_a_call_for_best() -> None:
+    from euchre.state import State
+
+    s = State(Rules.preset("railroad"), dealer=0,
+              hands=["As Ks Qs Js Ts", "Jh Jd Ah Kh 9c", "9s Ad Kd Qd Qc", "Qh 9h Tc 9d Td"], up_card="Th")
+    game = Game(Rules.preset("railroad"), seed=4, dealer=0, deals=[s.deal])
+    rng = random.Random(4)
+    while len(game.hands) == 1 and not game.is_over:
+        legal = game.legal_actions()
+        game.push("order alone" if "order alone" in map(str, legal) else rng.choice(legal))
+    assert game.hands[0].gifts
+    review = analyze_game(game, samples=4, bid_samples=3)
+    assert {d.phase for d in review.decisions} >= {Phase.BEST_DISCARD, Phase.PLAY}
+    assert review.to_dict() == analyze_game(game, samples=4, bid_samples=3).to_dict()

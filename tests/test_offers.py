@@ -392,7 +392,7 @@ def test_bots_play_games_with_the_offers() -> None:
 def test_the_search_bot_decides_an_offer() -> None:
     s = State.from_deal(BOTH, FARMER_DEAL)
     bot = make_bot("search", seed=1)
-    assert bot.choose(PlayerView.of(s, 2)) == MISDEAL  # the heuristic's choice
+    assert bot.choose(PlayerView.of(s, 2)) == MISDEAL  # searched: a fresh deal is worth more
     s.push(KEEP)
     assert bot.choose(PlayerView.of(s, 2)) == FARMER
     s.push(FARMER)

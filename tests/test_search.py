@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from euchre import Game, Rules, State
-from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, play
+from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, give, play
 from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
 from euchre.bots.search import TIE_POINTS, Evaluation, win_probability
@@ -601,3 +601,29 @@ def test_heuristic_bids_bids_as_the_heuristic_and_searches_the_play() -> None:
                 seen["play"] += 1
         game.push(rng.choice(game.legal_actions()))
     assert seen["bid"] > 3 and seen["play"] > 3
+
+
+def test_own_later_discards_are_grouped_by_the_card_received() -> None:
+    """Call for best: after going alone the seat discards one of six, the partner's best card among
+    them, which differs from sample to sample. A later decision is grouped by what the seat will
+    see there, so samples that gave it different cards are different decisions (the forced gift is
+    in no action: only its cards tell them apart), and the same card received is one decision."""
+    rules = Rules(call_for_best=True)
+    s = State(rules, dealer=0, hands=["As Ks Qs Js Ts", "Jh Jd Ah Kh 9c", "9s Ad Kd Qd Qc", "Qh 9h Tc 9d Td"],
+              up_card="Th")
+    view = PlayerView.of(s, 1)
+    bot = tiny(seed=2)
+    keys: dict[Card, set[tuple[tuple[int, ...], int]]] = {}
+    for k in range(40):
+        st = view.resample(random.Random(k)).copy(stack=False)
+        st._push(ORDER_ALONE)
+        while st.phase is not Phase.BEST_DISCARD:
+            st._push(HeuristicBot(seed=0).choose(PlayerView.of(st, st.to_act)))
+        later = bot._later(st, 1, view)
+        gift = st.gifts[0]
+        # the dealer's discard hidden; the gift an action only when the giver chose it (it held no trump)
+        assert later.history == (int(ORDER_ALONE), -1) + (() if gift.forced else (int(give(gift.card)),))
+        assert set(later.values) == set(st.legal_actions()) and later.hand == st.hands[1]
+        keys.setdefault(gift.card, set()).add(later.key)
+    assert len(keys) > 1 and all(len(group) == 1 for group in keys.values())
+    assert len({k for group in keys.values() for k in group}) == len(keys)

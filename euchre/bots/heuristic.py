@@ -32,6 +32,7 @@ from functools import lru_cache
 from euchre.actions import (
     DEFEND_ALONE,
     FARMER,
+    KEEP,
     MISDEAL,
     ORDER,
     ORDER_ALONE,
@@ -99,6 +100,11 @@ NT_LENGTH = 0.5
 """No trump: each card past the third of a suit headed by its top card (it runs once the suit is drawn)."""
 NT_LONE_LOSERS = 0.3
 """No trump alone: at most this many losing cards (:func:`estimate_no_trump`'s non-sure cards)."""
+GIFT_LOSERS = 0.3
+"""Call for best (RULES-FAMILY.md 12.2): the losers a lone hand expects from the partner's best card,
+which replaces its weakest one (the highest trump of five unseen cards is most often a top trump)."""
+DEFEND_GIFT = 0.5
+"""Call for best: the tricks a lone defender expects from the partner's best card (over its worst)."""
 
 
 @lru_cache(maxsize=64)
@@ -222,17 +228,19 @@ def lone_losers(cards: Iterable[Card], trump: int, deck: int, dead: Collection[C
 
 
 def weakest_card(cards: Sequence[Card], trump: int) -> Card:
-    """The card a dealer should bury: never a trump if avoidable, never an ace if avoidable,
-    preferably one that voids a side suit, else the lowest."""
+    """The card a dealer (or a lone hand under call for best) should bury: never a trump if
+    avoidable, never an ace if avoidable (in low, a 9: the top card of its suit there), preferably
+    one that voids a side suit, else the lowest."""
     counts: dict[int, int] = {}
     for c in cards:
         s = effective_suit(c, trump)
         counts[s] = counts.get(s, 0) + 1
+    top = 2 if trump == LOW else ACE  # (low needs the 24-card deck: its 9 is the top card)
 
     def key(c: Card) -> tuple[bool, bool, bool, int]:
         s = effective_suit(c, trump)
         is_trump = s == trump
-        return (is_trump, not is_trump and c.rank == ACE, counts[s] > 1, card_power(c, trump))
+        return (is_trump, not is_trump and c.rank == top, counts[s] > 1, card_power(c, trump))
 
     return min(cards, key=key)
 
@@ -284,15 +292,33 @@ class HeuristicBot(Bot):
         elif phase is Phase.BEST_DISCARD:  # call for best: bury as the dealer does
             assert view.trump is not None
             choice = discard(weakest_card([a.card for a in legal if a.card is not None], view.trump))
-        elif phase is Phase.MISDEAL_OFFER:  # ace-no-face: such a hand is weak; always redeal
-            choice = MISDEAL
-        elif phase is Phase.FARMER_OFFER:  # only 9s and 10s: three unseen cards can only help
+        elif phase is Phase.MISDEAL_OFFER:
+            choice = self._misdeal(view)
+        elif phase is Phase.FARMER_OFFER:  # only 9s and 10s: three unseen cards are worth more
             choice = FARMER
-        elif phase is Phase.FARMER_GIVE:  # give the lowest cards (9s before 10s)
-            choice = discard(min((a.card for a in legal if a.card is not None), key=lambda c: (c.rank, c)))
+        elif phase is Phase.FARMER_GIVE:
+            choice = self._farmer_give(view)
         else:
             choice = legal[0]
         return choice if choice in legal else self._fallback(view, choice)
+
+    def _misdeal(self, view: PlayerView) -> Action:
+        """Ace-no-face: redeal (worth about nothing to either side) unless the hand is worth
+        bidding on the up card's suit in round 1 all the same: a dealer whose up card makes it, say
+        the right bower over the ace and two more of its suit."""
+        if view.up_card.suit is None:  # a turned-up Joker: the dealer names trump, with a poor hand
+            return MISDEAL
+        est, threshold, _ = self._round1(view)
+        return KEEP if est >= threshold else MISDEAL
+
+    @staticmethod
+    def _farmer_give(view: PlayerView) -> Action:
+        """Farmer's hand: of its 9s and 10s, keep the ones of the up card's suit (the trumps if it
+        is ordered up), then 10s over 9s: give the others, 9s first. The three cards taken come
+        after, unseen, so nothing else tells the cards apart."""
+        cards = [a.card for a in view.legal_actions if a.card is not None]
+        up = view.up_card.suit
+        return discard(min(cards, key=lambda c: (c.suit == up, c.rank, c)))
 
     @staticmethod
     def _give(view: PlayerView) -> Action:
@@ -315,21 +341,39 @@ class HeuristicBot(Bot):
         return ORDER_THRESHOLD[view.players] - self.aggression
 
     def _lone_ok(self, view: PlayerView, cards: Sequence[Card], trump: int, dead: Collection[Card] = (),
-                 limit: float = LONE_LOSERS) -> bool:
+                 limit: float = LONE_LOSERS, gift: bool = True) -> bool:
         """Five tricks alone are expected with confidence, and a lone march is worth more than
-        a march with the partner at this score."""
+        a march with the partner at this score. Under call for best the partner's best card is
+        counted for the weakest one (``gift=False``: ``cards`` already count it)."""
         target = view.rules.target
         if target is not None and view.seat is not None and view.players == 4:
             mine = view.scores[view.side_of(view.seat)]
             if mine + view.rules.march_points >= target:
                 return False  # a march with the partner wins the game already
+        extra = 0.0
+        if gift and view.rules.call_for_best and len(cards) >= view.rules.hand_size:
+            # Call for best: the partner's best card replaces the weakest one (12.2), most often a
+            # trump, which also lengthens the trumps (lone_losers charges fewer than three).
+            cards = [c for c in cards if c != weakest_card(cards, trump)]
+            trumps = sum(1 for c in cards if effective_suit(c, trump) == trump)
+            extra = GIFT_LOSERS - (0.5 if trumps < 3 else 0.0)
         if not self.lone_with_loser and any(effective_suit(c, trump) != trump and c.rank < ACE - 1 for c in cards):
             # A queen or lower off-suit is lost to any defence: alone the hand takes four tricks at
             # most, one point, which it scores with the partner too, who may win that trick.
             return False
-        return lone_losers(cards, trump, view.rules.deck, dead) <= limit + 0.3 * self.aggression
+        return lone_losers(cards, trump, view.rules.deck, dead) + extra <= limit + 0.3 * self.aggression
 
     def _bid1(self, view: PlayerView) -> Action:
+        trump = view.up_card.suit
+        assert trump is not None
+        est, threshold, (lone_cards, limit, gift) = self._round1(view)
+        lone = self._lone_ok(view, lone_cards, trump, limit=limit, gift=gift)
+        return self._bid(view, est, threshold, lone, ORDER, ORDER_ALONE)
+
+    def _round1(self, view: PlayerView) -> tuple[float, float, tuple[list[Card], float, bool]]:
+        """Round 1 as this seat sees it: the tricks ordering the up card's suit is worth, the
+        threshold to order it, and the cards a lone hand would play with its limit of losers (and
+        whether a call for best is still to add a card to them)."""
         me = view.seat
         assert me is not None
         up = view.up_card
@@ -340,21 +384,27 @@ class HeuristicBot(Bot):
         up_value = TRUMP_VALUES[min(_trump_order(deck, trump).index(up), len(TRUMP_VALUES) - 1)]
         threshold = self._threshold(view)
         limit = LONE_LOSERS
+        gift = True
         if me == view.dealer:
             five = _best_five([*hand, up], trump)
             est = estimate_tricks(five, trump, deck)
             lone_cards = five
         elif view.partner() == view.dealer:
             est = estimate_tricks(hand, trump, deck) + ASSIST * up_value
-            lone_cards = hand  # alone, the dealer sits out and does not take the card
-            limit = LONE_LOSERS_ASSIST
+            if view.rules.call_for_best:
+                # The dealer sits out with the up card and gives its highest trump, the up card or
+                # better (12.2 step 1): the lone hand is as good as the best five with the up card.
+                lone_cards = _best_five([*hand, up], trump)
+                gift = False
+            else:
+                lone_cards = hand  # alone, the dealer sits out and does not take the card
+                limit = LONE_LOSERS_ASSIST
         else:
             est = estimate_tricks(hand, trump, deck) - GIVE * up_value
             lone_cards = hand
         if view.players == 4:
             threshold += ROUND1_SHIFT[_role(view)]
-        lone = self._lone_ok(view, lone_cards, trump, limit=limit)
-        return self._bid(view, est, threshold, lone, ORDER, ORDER_ALONE)
+        return est, threshold, (lone_cards, limit, gift)
 
     def _bid(self, view: PlayerView, est: float, threshold: float, lone: bool, bid: Action,
              bid_alone: Action) -> Action:
@@ -407,6 +457,10 @@ class HeuristicBot(Bot):
         if best is None or best[0] < need:
             return None
         _, losers, t = best
+        if view.rules.call_for_best:
+            # Call for best: the partner chooses its best card (a top card of a suit: a sure trick
+            # without trump) and the lone hand discards its worst loser for it (12.2).
+            losers = max(0.0, losers - 1.0) + GIFT_LOSERS / 3
         alone = call(t, alone=True)
         if alone in legal and losers <= NT_LONE_LOSERS + 0.3 * self.aggression:
             target = view.rules.target
@@ -449,8 +503,14 @@ class HeuristicBot(Bot):
     def _defend(self, view: PlayerView) -> Action:
         trump = view.trump
         assert trump is not None
-        est = estimate_tricks(view.hand, trump, view.rules.deck)
+        rules = view.rules
+        if rules.lone_defender_euchre_points <= rules.loner_euchre_points:
+            return PASS  # a lone defence scores no more than two defenders (railroad: 4 either way)
+        est = estimate_tricks(view.hand, trump, rules.deck)
         trumps = sum(1 for c in view.hand if effective_suit(c, trump) == trump)
+        if rules.call_for_best:  # the partner's best card will replace the worst (12.2)
+            est += DEFEND_GIFT
+            trumps += 1
         return DEFEND_ALONE if est >= DEFEND_ALONE_THRESHOLD and trumps >= 3 else PASS
 
     # --- play ----------------------------------------------------------------------------------

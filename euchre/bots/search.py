@@ -19,6 +19,17 @@ valued on every sample (for a bid, on more samples while the decision is close: 
   the deal (``own_bids``). The heuristic player used to stand in for it, which undervalued
   passing a hand the bot itself would call in round 2.
 
+The house rules of RULES-FAMILY.md 12.2-12.4 are searched as every other decision is, the samples
+holding only what the seat knows of them (:meth:`~euchre.view.PlayerView.resample`, 12.7): going
+alone under call for best is a bid whose rollout gives the partner's best card and lets the seat
+choose its discard among the six (a later decision of its own, grouped by the cards it then holds);
+the partner's chosen gift and the lone hand's discard are valued like the dealer's discard; the
+offers come before trump is made and are valued like bids, by rollouts of the bidding. A misdeal
+is worth what the redeal is: fresh deals by the same dealer, bid by the heuristic player and
+solved, once per evaluation (their value depends on nothing the sample holds). The cards given
+and discarded under these rules, like the cards played, go to the heuristic player's choice when
+the search cannot tell them from the best (``policy_even``).
+
 The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
 last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
 target, the bot maximises its chance of winning the game (:func:`win_probability`, from a model of
@@ -74,7 +85,7 @@ from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
 from euchre.bots.heuristic import HeuristicBot
 from euchre.state import Phase, State
-from euchre.view import PlayerView
+from euchre.view import PlayerView, seat_actions
 
 if TYPE_CHECKING:
     from euchre.solver import Solver
@@ -104,6 +115,11 @@ loner on every seed (``tests/test_blunders.py``)."""
 
 PRUNE_MARGIN = 0.3
 """Round 2: a call within this many points of the best choice is never dropped early."""
+
+_EVEN_PHASES = frozenset({Phase.PLAY, Phase.GIVE, Phase.BEST_DISCARD, Phase.FARMER_GIVE})
+"""The decisions where a choice the search cannot tell from the best goes to the heuristic player's
+card (``policy_even``): the card play, and the cards given and discarded under the house rules (a
+farmer's three 9s and 10s are most often all alike to the search)."""
 
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
 """Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
@@ -153,13 +169,6 @@ def win_probability(mine: int, theirs: int, target: int) -> float:
     return t[min(max(mine, 0), target)][min(max(theirs, 0), target)]
 
 
-_CALL_FOR_BEST = (Phase.GIVE, Phase.BEST_DISCARD, Phase.CALL_FOR_BEST)
-"""The phases of a call for best, which the search leaves to the heuristic player."""
-_OFFERS = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER, Phase.FARMER_GIVE, Phase.OFFERS)
-"""The phases of the offers (house rules ``ace_no_face``, ``farmers_hand``), and with them a hand
-whose farmer exchanged (its given cards are not sampled): left to the heuristic player too."""
-
-
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """One legal action as the search bot sees it."""
@@ -189,11 +198,20 @@ class Evaluation:
 @dataclass(frozen=True, slots=True)
 class _Later:
     """A rollout that reached another bidding decision of the searching seat: the bidding there as
-    the seat sees it (another seat's discard hidden) and each choice's (points, utility) on the
-    sample."""
+    the seat sees it (another seat's discard hidden, and whatever else the house rules hide from
+    it: another seat's kept offer, a gift between two others), its cards there (a gift received
+    or a farmer's three cards taken differ from sample to sample) and each choice's
+    (points, utility) on the sample."""
 
     history: tuple[int, ...]
     values: dict[Action, tuple[float, float]]
+    hand: int = 0
+    """The seat's cards at that decision, as a mask."""
+
+    @property
+    def key(self) -> tuple[tuple[int, ...], int]:
+        """What the seat knows there: the samples with the same key are one decision to it."""
+        return self.history, self.hand
 
 
 class _Sums:
@@ -204,7 +222,7 @@ class _Sums:
     __slots__ = ("sums", "later", "weight", "count", "rows")
 
     def __init__(self, sums: dict[Action, list[float]],
-                 later: dict[tuple[Action, tuple[int, ...]], dict[Action, list[float]]]) -> None:
+                 later: dict[tuple[Action, tuple[tuple[int, ...], int]], dict[Action, list[float]]]) -> None:
         self.sums = sums
         self.later = later
         self.weight = 0.0
@@ -216,7 +234,7 @@ class _Sums:
         """One more sample's values, with its weight."""
         for a, v in values.items():
             if isinstance(v, _Later):
-                group = self.later.setdefault((a, v.history), {})
+                group = self.later.setdefault((a, v.key), {})
                 for b, (pts, util) in v.values.items():
                     acc = group.setdefault(b, [0.0, 0.0, 0.0])
                     acc[0] += w * pts
@@ -248,7 +266,8 @@ class SearchBot(Bot):
     ``policy_even`` (standard errors): a card the heuristic player would play is played when the
     search values it within this many standard errors of the difference to the best, so that cards
     the search cannot tell apart are played the way a sound player would (cashing the ace against a
-    loner rather than a nine the samples happen to rate a little higher).
+    loner rather than a nine the samples happen to rate a little higher); so are the cards given and
+    discarded under the house rules (:data:`_EVEN_PHASES`).
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
@@ -286,6 +305,10 @@ class SearchBot(Bot):
         self.alone_margin = alone_margin
         self._rng = random.Random(seed)
         self._policy = HeuristicBot(seed)
+        self._redeal: tuple[float, float] | None = None
+        """What a misdeal is worth in the current evaluation, once a choice led to one."""
+        self._redeals = 0
+        """Fresh deals that value a misdeal (twice the current evaluation's samples)."""
 
     @property
     def _solver(self) -> Solver:
@@ -309,12 +332,8 @@ class SearchBot(Bot):
             return legal[0]
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
-        if view.gifts or view.phase in _CALL_FOR_BEST or view.farmer >= 0 or view.phase in _OFFERS:
-            # Call for best (house rule): resampling does not cover its hidden gift and discard,
-            # so the heuristic player decides the gift, the discard and the rest of such a hand.
-            return self._policy.choose(view)
         ranked = self.evaluate(view)
-        if self.policy_even > 0 and view.phase is Phase.PLAY and len(ranked) > 1:
+        if self.policy_even > 0 and view.phase in _EVEN_PHASES and len(ranked) > 1:
             usual = self._policy.choose(view)
             mine = next((e for e in ranked if e.action == usual), None)
             if mine is not None and (self._adjusted(ranked[0], view) - self._adjusted(mine, view)) \
@@ -335,11 +354,12 @@ class SearchBot(Bot):
         bidding = view.phase is not Phase.PLAY
         count = samples if samples is not None else (self.bid_samples if bidding else self.samples)
         count = max(count, 1)
+        self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
         most = count * self.close_factor if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
         acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
-        fits: dict[tuple[int, ...], Action | None] = {}  # the other side's plays, explained
+        fits: dict[tuple[object, ...], Action | None] = {}  # the other side's plays, explained
         candidates = legal
         i = 0
         while i < most:
@@ -362,7 +382,7 @@ class SearchBot(Bot):
         sums = {a: list(acc.sums[a]) for a in candidates}
         debt = dict.fromkeys(candidates, 0.0)  # margins owed by later calls (weighted points)
         slope = self._slope(view)
-        choice: dict[tuple[Action, tuple[int, ...]], Action] = {}
+        choice: dict[tuple[Action, tuple[tuple[int, ...], int]], Action] = {}
         for (a, hist), group in acc.later.items():
             if a not in sums:
                 continue
@@ -383,7 +403,7 @@ class SearchBot(Bot):
 
     @staticmethod
     def _stderrs(acc: _Sums, candidates: list[Action],
-                 choice: dict[tuple[Action, tuple[int, ...]], Action]) -> dict[Action, tuple[float, float]]:
+                 choice: dict[tuple[Action, tuple[tuple[int, ...], int]], Action]) -> dict[Action, tuple[float, float]]:
         """(standard error of the points, standard error of the difference to the action with the
         most points) per action, from each sample's points (weighted; the effective number of
         samples is ``(sum w)^2 / sum w^2``)."""
@@ -394,7 +414,7 @@ class SearchBot(Bot):
             for a in candidates:
                 v = values[a]
                 if isinstance(v, _Later):
-                    b = choice.get((a, v.history))
+                    b = choice.get((a, v.key))
                     per[a].append(v.values[b][0] if b is not None and b in v.values else 0.0)
                 else:
                     per[a].append(v[0])
@@ -483,12 +503,15 @@ class SearchBot(Bot):
             st = sample.copy(stack=False)
             st._push(a)
             while st.phase is not Phase.PLAY and not st.is_over:
-                if self.own_bids and st.to_act == seat and len(st.legal_actions()) > 1:
+                # (A farmer's next cards to give are given as the heuristic player gives them: the
+                # three are one choice, whose cards the search can rarely tell apart.)
+                if self.own_bids and st.to_act == seat and st.phase is not Phase.FARMER_GIVE \
+                        and len(st.legal_actions()) > 1:
                     out[a] = self._later(st, seat, view)
                     break
                 st._push(self._policy.choose(PlayerView.of(st, st.to_act)))
             else:
-                out[a] = self._score(st, self._hand_points(st), seat, view)
+                out[a] = self._value(st, seat, view)
         return out
 
     def _hand_points(self, st: State) -> tuple[int, ...]:
@@ -498,21 +521,50 @@ class SearchBot(Bot):
             return st.points or (0,) * st.rules.sides
         return st.score_for(self._solver.outcome(st))
 
+    def _value(self, st: State, seat: int, view: PlayerView) -> tuple[float, float]:
+        """(net points, utility) of a rollout whose bidding is over; a deal cancelled by a misdeal
+        is worth what the deal that replaces it is (:meth:`_redeal_value`)."""
+        if st.is_over and st.misdeal >= 0:
+            return self._redeal_value(st, seat, view)
+        return self._score(st, self._hand_points(st), seat, view)
+
+    def _redeal_value(self, st: State, seat: int, view: PlayerView) -> tuple[float, float]:
+        """A misdeal (house rule ``ace_no_face``): the same dealer deals again (RULES-FAMILY.md
+        12.4), so a choice that leads to one is valued as a bid is, on fresh deals by that dealer
+        (drawn from the bot's generator: a function of the seed), bid by the heuristic player and
+        solved from the first lead. What the redeal is worth depends on nothing the sample holds,
+        so it is worked out once per evaluation, on twice as many fresh deals as it samples,
+        and every choice that leads to a misdeal (this seat's or, after its keep, another's) is
+        worth that mean: pairing a redeal with each sample would only add its noise to theirs."""
+        if self._redeal is None:
+            net = util = 0.0
+            count = max(self._redeals, 1)
+            for _ in range(count):
+                new = State.random(st.rules, dealer=st.dealer, rng=self._rng, after_misdeal=True)
+                while new.phase is not Phase.PLAY and not new.is_over:
+                    new._push(self._policy.choose(PlayerView.of(new, new.to_act)))
+                pts, u = self._score(new, self._hand_points(new), seat, view)
+                net += pts
+                util += u
+            self._redeal = (net / count, util / count)
+        return self._redeal
+
     def _later(self, st: State, seat: int, view: PlayerView) -> _Later:
         """The seat's own later decision in this sample's bidding (round 2 after passing round 1,
-        the dealer's discard after picking up): every choice valued, for :meth:`evaluate` to pick
-        the one best over all the samples that reach the same point, as the bot will then."""
+        the dealer's discard after picking up, the lone hand's discard after its call for best):
+        every choice valued, for :meth:`evaluate` to pick the one best over all the samples that
+        reach the same point, as the bot will then."""
         values: dict[Action, tuple[float, float]] = {}
         for b in st.legal_actions():
             t = st.copy(stack=False)
             t._push(b)
             while t.phase is not Phase.PLAY and not t.is_over:
                 t._push(self._policy.choose(PlayerView.of(t, t.to_act)))
-            values[b] = self._score(t, self._hand_points(t), seat, view)
-        # What the seat knows of the bidding so far: every action but another seat's discard.
-        seen = tuple(-1 if a.kind is Kind.DISCARD and s != seat else int(a)
-                     for s, a in zip(st.seats, st.history, strict=True))
-        return _Later(seen, values)
+            values[b] = self._value(t, seat, view)
+        # What the seat knows of the bidding so far: every action but another seat's discard (and
+        # what RULES-FAMILY.md 12.7 hides from it), and its cards.
+        seen = tuple(-1 if a is None else int(a) for _, a in seat_actions(st, seat))
+        return _Later(seen, values, st.hands[seat])
 
     def _score(self, state: State, pts: tuple[int, ...], seat: int,
                view: PlayerView) -> tuple[float, float]:
@@ -529,7 +581,7 @@ class SearchBot(Bot):
         return net, net
 
     def _play_weight(self, sample: State, seat: int, misfit: float,
-                     cache: dict[tuple[int, ...], Action | None]) -> float:
+                     cache: dict[tuple[object, ...], Action | None]) -> float:
         """How well the sample explains the other side's card play: ``misfit`` for every card the
         heuristic player would not have played with the sampled hand. Those choices depend only
         on the hand (and the dealer's buried card), so ``cache`` keeps them across the samples of
@@ -548,7 +600,9 @@ class SearchBot(Bot):
             hands[s] |= 1 << a.card  # type: ignore[operator]
             if rules.side_of(s) == me:
                 continue
-            key = (i, s, hands[s], sample.discard if s == sample.dealer and sample.discard is not None else -1)
+            key = (i, s, hands[s], sample.discard if s == sample.dealer and sample.discard is not None else -1,
+                   tuple(g.discard for g in sample.gifts if g.receiver == s),
+                   sample.farmer_gave if s == sample.farmer else ())
             if key in cache:
                 wanted = cache[key]
             else:
@@ -570,6 +624,9 @@ class SearchBot(Bot):
         replay = State.from_deal(sample.rules, sample.deal)
         w = 1.0
         for s, a in zip(sample.seats, sample.history, strict=True):
+            if replay.phase in (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER, Phase.FARMER_GIVE):
+                replay._push(a)  # the offers before the bidding (only the bids are read)
+                continue
             if not a.is_bid or replay.phase is Phase.PLAY:
                 break
             if s != seat and len(replay.legal_actions()) > 1:

@@ -962,7 +962,7 @@ class LiveTable:
                 raise Refusal("not_your_turn", "hints are for the seat to act")
             view = g.view(seat)
         if not hintable(view):
-            raise Refusal("no_hint", "no hints in a hand with a call for best (its hidden gift cannot be sampled)")
+            raise Refusal("no_hint", "no hints for this position")
         hints = await self.hub.hint(view)
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
                  "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]
