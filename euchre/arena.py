@@ -59,33 +59,63 @@ interval is computed from those pair scores exactly as the win share is from the
 pair alike with the roles swapped, so its match share is exactly even. ``deals`` still sizes the
 run in hands per seating.
 
-Work is split by pair index over ``jobs`` processes; a run keeps starting pairs until at least
-``deals`` hands have been played in every seating, and that stopping point is decided on the
-pairs in index order, so the result for a seed does not depend on ``jobs``.
+Work is split by pair index over ``jobs`` processes, or over the workers of a Ray cluster
+(``ray_address``, the ``ray`` extra); a run keeps starting pairs until at least ``deals`` hands
+have been played in every seating, and that stopping point is decided on the pairs in index order
+(a worker's pairs are taken only once every pair before them has been), so the result for a seed
+depends neither on ``jobs`` nor on the backend. Workers build the bots by name, as above.
+
+Sequential testing (:class:`Sprt`, ``euchre arena --sprt``). Instead of a fixed size, a run can stop
+as soon as a sequential probability ratio test decides between two hypotheses about A's advantage,
+as Stockfish's fishtest does: after every pair, in index order, the log-likelihood ratio (LLR) of
+H1 against H0 is compared with Wald's bounds ``log(beta / (1 - alpha))`` and
+``log((1 - beta) / alpha)``; below the lower bound H0 is accepted (a difference of H1 is ruled
+out), above the upper one H1 is (a difference beyond H0 is established), ``deals`` being the most
+it may play. Two tests, each on the pair, the independent unit:
+
+- ``unit="margin"``: H0 and H1 are margins in points per hand. The pair margins are sums of many
+  hands, nearly normal, and the margin is the ratio estimator above, so the LLR is the normal
+  approximation of the generalised SPRT (fishtest's ``LLR_alt2``) on it:
+  ``(H1 - H0) (2 R - H0 - H1) / (2 se^2)``, ``se`` the delta-method standard error, whose
+  standard deviation per pair is floored at 0.001 points per hand so that the LLR stays finite
+  when every pair came out exactly alike (a bot against itself).
+- ``unit="elo"``: H0 and H1 are logistic Elo of the games won (two sides only). A pair's win score
+  is one of a few values (0, 1/2, 1), so, as fishtest's pentanomial model does for its game pairs,
+  the LLR is the generalised SPRT of the multinomial of pair scores, each hypothesis's
+  distribution the maximum-likelihood one with the mean score the Elo gives (Van den Bergh's
+  method, with fishtest's 0.001 pseudo-count in every category).
+
+Neither test may stop before ``min_pairs`` pairs (default 20), so that the spread they estimate
+from the pairs is not wildly off.
 """
 
 from __future__ import annotations
 
+import importlib
+import itertools
+import logging
 import math
 import os
 import random
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from multiprocessing.pool import AsyncResult
-from typing import Any
+from typing import Any, Literal
 
 from euchre.errors import EuchreError
 from euchre.game import Game
 from euchre.rules import SIDE_SEATS, Rules
 
 __all__ = [
-    "ArenaResult", "BotError", "BotStats", "GameResult", "MakerCounts", "MatchResult", "MatchStats", "PairResult",
-    "Progress", "SIMULATED_HAND_SECONDS", "bot_seed", "check_bot", "pair_seed", "play_game", "play_match",
-    "play_pair", "run_arena", "seatings", "share_ci", "t95",
+    "ArenaResult", "ArenaStatus", "BackendError", "BotError", "BotStats", "GameResult", "MakerCounts", "MatchResult",
+    "MatchStats", "PairResult", "Progress", "SIMULATED_HAND_SECONDS", "SPRT_MIN_PAIRS", "Sprt", "SprtResult",
+    "bot_seed", "check_bot", "elo_share", "pair_seed", "play_game", "play_match", "play_pair", "run_arena",
+    "seatings", "share_ci", "t95",
 ]
 
 SIMULATED_HAND_SECONDS = 150.0
@@ -106,6 +136,11 @@ _T95_SMALL = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 4: 2.776445105}
 class BotError(EuchreError):
     """A bot raised, or answered with an action the rules do not allow; the message names the
     bot, its seat, the game seed and the hand."""
+
+
+class BackendError(EuchreError, RuntimeError):
+    """The Ray backend cannot be used: Ray is not installed (the ``ray`` extra), or the cluster
+    cannot be reached."""
 
 
 def t95(df: int) -> float:
@@ -520,6 +555,237 @@ class MatchStats:
         }
 
 
+# --- sequential testing --------------------------------------------------------------------------
+SPRT_MIN_PAIRS = 20
+"""Pairs a sequential test plays before it may stop (its spread is estimated from the pairs)."""
+
+_SPRT_SD_FLOOR = 1e-3
+"""Least standard deviation per pair, in points per hand, the margin test assumes."""
+
+_SPRT_PSEUDO_COUNT = 1e-3
+"""Added to the count of every pair score by the Elo test (as fishtest does), so that a score
+never seen still has a probability and the constrained maximum likelihood exists."""
+
+SprtUnit = Literal["margin", "elo"]
+"""``"margin"`` (points per hand) or ``"elo"`` (logistic Elo of the games won)."""
+
+
+def elo_share(elo: float) -> float:
+    """The expected game score of a side ``elo`` logistic Elo stronger: ``1 / (1 + 10^(-elo/400))``."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+@dataclass(frozen=True, slots=True)
+class Sprt:
+    """A sequential probability ratio test of H0 (A's advantage is ``h0``) against H1 (it is
+    ``h1``), with error rates ``alpha`` (accepting H1 when H0 holds) and ``beta`` (accepting H0
+    when H1 holds). ``unit`` is ``"margin"`` (points per hand: the normal approximation on pair
+    margins) or ``"elo"`` (logistic Elo of the games won: the multinomial of pair win scores); see
+    the module docstring. The test is checked after every pair, in index order, from the
+    ``min_pairs``-th on."""
+
+    h0: float
+    h1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    unit: SprtUnit = "margin"
+    min_pairs: int = SPRT_MIN_PAIRS
+
+    def __post_init__(self) -> None:
+        if self.unit not in ("margin", "elo"):
+            raise ValueError(f"an SPRT's unit is 'margin' or 'elo', got {self.unit!r}")
+        if not (math.isfinite(self.h0) and math.isfinite(self.h1)) or self.h0 >= self.h1:
+            raise ValueError(f"an SPRT needs H0 below H1, got H0 {self.h0!r} and H1 {self.h1!r}")
+        for name in ("alpha", "beta"):
+            v = getattr(self, name)
+            if not 0 < v < 0.5:
+                raise ValueError(f"an SPRT's {name} is a probability between 0 and 0.5, got {v!r}")
+        if self.unit == "elo" and not -1000 <= self.h0 < self.h1 <= 1000:
+            raise ValueError(f"an Elo test's H0 and H1 are from -1000 to 1000, got {self.h0!r} and {self.h1!r}")
+        if isinstance(self.min_pairs, bool) or not isinstance(self.min_pairs, int) or self.min_pairs < 2:
+            raise ValueError(f"an SPRT's min_pairs must be at least 2, got {self.min_pairs!r}")
+
+    @property
+    def lower(self) -> float:
+        """Wald's lower bound, ``log(beta / (1 - alpha))``: at or below it H0 is accepted."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Wald's upper bound, ``log((1 - beta) / alpha)``: at or above it H1 is accepted."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def decide(self, llr: float | None, pairs: int) -> str | None:
+        """``"H1"``, ``"H0"`` or ``None`` (go on) for the LLR after ``pairs`` pairs."""
+        if llr is None or pairs < self.min_pairs:
+            return None
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SprtResult:
+    """How a sequential test ended (:attr:`ArenaResult.sprt`)."""
+
+    test: Sprt
+    llr: float | None
+    """The log-likelihood ratio after the last pair (``None`` below two pairs for the margin)."""
+    decision: str | None
+    """``"H1"`` (a difference beyond H0 is established), ``"H0"`` (a difference of H1 is ruled
+    out) or ``None`` (``deals`` was reached first: inconclusive)."""
+    pairs: int
+    """Pairs played when the test stopped the run (or the run ended)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (the ``sprt`` object of ``euchre arena --json``)."""
+        t = self.test
+        return {
+            "unit": t.unit, "h0": t.h0, "h1": t.h1, "alpha": t.alpha, "beta": t.beta,
+            **({"h0_share": elo_share(t.h0), "h1_share": elo_share(t.h1)} if t.unit == "elo" else {}),
+            "min_pairs": t.min_pairs, "llr": self.llr, "lower": t.lower, "upper": t.upper,
+            "decision": self.decision, "pairs": self.pairs,
+        }
+
+
+def _mle_at(scores: Sequence[float], p: Sequence[float], mean: float) -> list[float]:
+    """The distribution on ``scores`` of greatest likelihood for the frequencies ``p`` (all
+    positive) among those whose mean is ``mean``: ``p_k / (1 + theta (a_k - mean))``, ``theta``
+    found by bisection."""
+    d = [a - mean for a in scores]
+    lo, hi = -1 / max(d), -1 / min(d)  # the bracket where every 1 + theta d_k is positive
+
+    def slope(theta: float) -> float:  # decreasing from +inf at lo to -inf at hi
+        return sum(pk * dk / (1 + theta * dk) for pk, dk in zip(p, d, strict=True))
+
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if slope(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    theta = (lo + hi) / 2
+    return [pk / (1 + theta * dk) for pk, dk in zip(p, d, strict=True)]
+
+
+def _multinomial_llr(counts: Mapping[float, int], s0: float, s1: float) -> float | None:
+    """The generalised SPRT's LLR of mean score ``s1`` against ``s0`` for pair scores counted in
+    ``counts`` (score -> pairs), over the scores 0, 1/2, 1 and any other seen."""
+    if not counts:
+        return None
+    scores = sorted({0.0, 0.5, 1.0, *counts})
+    c = [counts.get(a, 0) + _SPRT_PSEUDO_COUNT for a in scores]
+    n = sum(c)
+    p = [x / n for x in c]
+    q0, q1 = _mle_at(scores, p, s0), _mle_at(scores, p, s1)
+    return n * sum(pk * math.log(b / a) for pk, a, b in zip(p, q0, q1, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaStatus:
+    """A running run after its latest pair (in index order), for a progress display
+    (``run_arena(status=...)``)."""
+
+    pairs: int
+    games: int
+    matches: int
+    """Matches played (match rules only; 0 otherwise)."""
+    hands: int
+    done: int
+    """Hands in the least advanced seating, capped at ``total`` (as ``progress`` gets them)."""
+    total: int
+    """``deals``: the hands per seating the run plays at most."""
+    margin: float
+    margin_ci: tuple[float, float] | None
+    """The running margin and its 95% interval (``None`` below two pairs)."""
+    win_share: float
+    seconds: float
+    """Time since the run started."""
+    seconds_left: float | None
+    """Estimated time left, from the rate so far (``None`` before any hand); with a sequential
+    test, the earlier of reaching ``deals`` and the LLR reaching the bound it is heading for at
+    its pace so far. 0 after the last pair."""
+    sprt: Sprt | None = None
+    llr: float | None = None
+    """The sequential test's LLR so far (``None`` without a test)."""
+
+
+class _Tally:
+    """Running sums over the pairs taken so far, in index order: what the stopping rule, the
+    sequential test and the progress display need, in constant time a pair."""
+
+    def __init__(self, k: int) -> None:
+        self.pairs = self.games = self.matches = self.hands = 0
+        self.per_seating = [0] * k
+        self.sx = self.sy = self.sxx = self.sxy = self.syy = 0.0
+        self.win_sum = 0.0
+        self.win_counts: dict[float, int] = {}
+
+    def add(self, p: PairResult) -> None:
+        self.pairs += 1
+        self.games += len(p.games)
+        self.matches += len(p.matches)
+        for g in p.games:
+            self.per_seating[g.seating] += g.hands
+        x, y = p.margin_points, float(p.hands)
+        self.hands += p.hands
+        self.sx += x
+        self.sy += y
+        self.sxx += x * x
+        self.sxy += x * y
+        self.syy += y * y
+        w = p.win_score
+        self.win_sum += w
+        self.win_counts[w] = self.win_counts.get(w, 0) + 1
+
+    @property
+    def margin(self) -> float:
+        return self.sx / self.sy if self.sy else 0.0
+
+    @property
+    def margin_se(self) -> float | None:
+        """As :attr:`ArenaResult.margin_se`, from the sums."""
+        n = self.pairs
+        if n < 2:
+            return None
+        r = self.margin
+        ss = max(0.0, self.sxx - 2 * r * self.sxy + r * r * self.syy)
+        return math.sqrt(ss / (n * (n - 1))) / (self.sy / n)
+
+    def llr(self, test: Sprt) -> float | None:
+        if test.unit == "elo":
+            return _multinomial_llr(self.win_counts, elo_share(test.h0), elo_share(test.h1))
+        se = self.margin_se
+        if se is None:
+            return None
+        var = max(se * se, _SPRT_SD_FLOOR**2 / self.pairs)
+        return (test.h1 - test.h0) * (2 * self.margin - test.h0 - test.h1) / (2 * var)
+
+    def status(self, deals: int, seconds: float, finished: bool, test: Sprt | None,
+               llr: float | None) -> ArenaStatus:
+        done = min(min(self.per_seating), deals)
+        left: float | None = None
+        if finished:
+            left = 0.0
+        elif done:
+            left = seconds * (deals - done) / done
+            if test is not None and llr:
+                # The LLR grows about in proportion to the pairs: pairs until it meets its bound.
+                more = self.pairs * ((test.upper if llr > 0 else test.lower) / llr - 1)
+                more = max(more, test.min_pairs - self.pairs, 0)
+                left = min(left, seconds / self.pairs * more)
+        se = self.margin_se
+        ci = None if se is None else (self.margin - t95(self.pairs - 1) * se, self.margin + t95(self.pairs - 1) * se)
+        return ArenaStatus(pairs=self.pairs, games=self.games, matches=self.matches, hands=self.hands, done=done,
+                           total=deals, margin=self.margin, margin_ci=ci,
+                           win_share=self.win_sum / self.pairs if self.pairs else 0.0,
+                           seconds=seconds, seconds_left=left, sprt=test, llr=llr)
+
+
 @dataclass(frozen=True)
 class ArenaResult:
     """The outcome of :func:`run_arena`. ``to_dict()`` is the JSON of ``euchre arena --json``."""
@@ -537,6 +803,8 @@ class ArenaResult:
     match: MatchStats | None = None
     """Under match rules (``match_games``/``match_wins``), the matches: A's match win share with
     its interval over pairs, the number of matches and the games per match; ``None`` otherwise."""
+    sprt: SprtResult | None = None
+    """With a sequential test (``run_arena(sprt=...)``), how it ended; ``None`` otherwise."""
 
     @property
     def games(self) -> int:
@@ -640,12 +908,13 @@ class ArenaResult:
             "pairs_swept_by_b": b_swept,
             "pairs_mixed": mixed,
             **({"match": self.match.to_dict()} if self.match is not None else {}),
+            **({"sprt": self.sprt.to_dict()} if self.sprt is not None else {}),
             "seconds": self.seconds,
         }
 
     @classmethod
     def from_pairs(cls, a: str, b: str, rules: Rules, seed: int, deals: int, pairs: Sequence[PairResult],
-                   seconds: float = 0.0) -> ArenaResult:
+                   seconds: float = 0.0, sprt: SprtResult | None = None) -> ArenaResult:
         """Sum the games of ``pairs`` into the two bots' totals."""
         games = [g for p in pairs for g in p.games]
 
@@ -663,7 +932,7 @@ class ArenaResult:
 
         match = MatchStats.from_pairs(pairs, rules.sides) if rules.is_match else None
         return cls(a=stats(a, True), b=stats(b, False), rules=rules, seed=seed, deals=deals,
-                   pairs=tuple(pairs), seconds=seconds, match=match)
+                   pairs=tuple(pairs), seconds=seconds, match=match, sprt=sprt)
 
 
 def _hands_per_seating(pairs: Sequence[PairResult], k: int) -> list[int]:
@@ -676,15 +945,26 @@ def _hands_per_seating(pairs: Sequence[PairResult], k: int) -> list[int]:
 
 # --- running -------------------------------------------------------------------------------------
 def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: int = 0, jobs: int | None = None,
-              progress: Progress | None = None, chunk: int = 2) -> ArenaResult:
+              progress: Progress | None = None, chunk: int = 2, sprt: Sprt | None = None,
+              ray_address: str | None = None, status: Callable[[ArenaStatus], None] | None = None) -> ArenaResult:
     """A duplicate match between the registered bots ``a`` and ``b`` (see the module docstring).
 
     Pairs of games (under match rules, pairs of matches: :attr:`ArenaResult.match`) are played
-    until every seating has dealt at least ``deals`` hands. ``jobs``
+    until every seating has dealt at least ``deals`` hands, or, with a sequential test ``sprt``,
+    until it decides (:attr:`ArenaResult.sprt`; ``deals`` is then the most it plays). ``jobs``
     processes share the work (default: all cores; 1 plays in this process), ``chunk`` pairs at a
-    time; the result depends only on the bots, ``rules``, ``deals`` and ``seed``. ``progress`` is
-    called in this process after every finished pair. Unknown bot names raise ``ValueError``
-    before anything is played; a failing bot raises :class:`BotError`.
+    time. With ``ray_address`` the chunks are Ray tasks instead: ``"auto"`` connects to the
+    running cluster or starts a local one (``ray.init()``), anything else is a cluster's address;
+    a Ray connection this process already has is used as it is, one the run opened is closed at
+    its end; ``jobs`` is then the tasks kept running (default: the cluster's CPUs).
+    The result depends only on the bots, ``rules``, ``deals``, ``seed`` and ``sprt``, never on
+    the backend, ``jobs`` or ``chunk``.
+
+    ``progress`` is called as ``progress(done, total)`` and ``status`` with an
+    :class:`ArenaStatus` (running margin, interval, time left), both in this process after every
+    pair taken in index order. Unknown bot names raise ``ValueError`` before anything is played;
+    a failing bot raises :class:`BotError`; a Ray that is missing or cannot be reached
+    :class:`BackendError`.
 
     >>> r = run_arena("random", "random", deals=10, jobs=1)
     >>> r.margin, r.win_share
@@ -695,42 +975,109 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
         raise ValueError(f"deals must be a positive whole number, got {deals!r}")
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk!r}")
-    jobs = jobs if jobs is not None else os.cpu_count() or 1
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs!r}")
+    if sprt is not None and sprt.unit == "elo" and rules.sides != 2:
+        raise ValueError(f"an Elo test needs two sides, and these rules have {rules.sides}; "
+                         "test the margin in points per hand instead")
     check_bot(a)
     check_bot(b)
-    k = len(seatings(rules.players))
+    tally = _Tally(len(seatings(rules.players)))
     t0 = time.perf_counter()
     pairs: list[PairResult] = []
-    per_seating = [0] * k
+    llr: float | None = None
+    decision: str | None = None
 
     def take(p: PairResult) -> bool:
-        """Add a pair in index order; True once every seating has reached ``deals``."""
+        """Add a pair in index order; True once the test has decided or every seating has
+        reached ``deals``."""
+        nonlocal llr, decision
         pairs.append(p)
-        for g in p.games:
-            per_seating[g.seating] += g.hands
+        tally.add(p)
+        if sprt is not None:
+            llr = tally.llr(sprt)
+            decision = sprt.decide(llr, tally.pairs)
+        finished = decision is not None or min(tally.per_seating) >= deals
         if progress is not None:
-            progress(min(min(per_seating), deals), deals)
-        return min(per_seating) >= deals
+            progress(min(min(tally.per_seating), deals), deals)
+        if status is not None:
+            status(tally.status(deals, time.perf_counter() - t0, finished, sprt, llr))
+        return finished
 
+    source = (_ray_pairs(a, b, rules, seed, ray_address, jobs, chunk) if ray_address is not None
+              else _local_pairs(a, b, rules, seed, jobs if jobs is not None else os.cpu_count() or 1, chunk))
+    with closing(source):  # closing stops the workers still busy on pairs past the stopping point
+        for p in source:
+            if take(p):
+                break
+    result = None if sprt is None else SprtResult(test=sprt, llr=llr, decision=decision, pairs=len(pairs))
+    return ArenaResult.from_pairs(a, b, rules, seed, deals, pairs, seconds=time.perf_counter() - t0, sprt=result)
+
+
+def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int) -> Generator[PairResult, None, None]:
+    """Every pair in index order, played here (``jobs == 1``) or on a process pool."""
     if jobs == 1:
-        i = 0
-        while not take(play_pair(a, b, rules, seed, i)):
-            i += 1
-    else:
-        ctx = get_context()
-        with ctx.Pool(jobs) as pool:
-            pending: deque[AsyncResult[list[PairResult]]] = deque()
-            lo = 0
-            done = False
-            while not done:
-                while len(pending) < 2 * jobs:
-                    pending.append(pool.apply_async(_play_chunk, ((a, b, rules, seed, lo, lo + chunk),)))
-                    lo += chunk
-                for p in pending.popleft().get():
-                    if take(p):
-                        done = True
-                        break
-            # Leaving the block terminates the workers still busy on pairs past the stopping point.
-    return ArenaResult.from_pairs(a, b, rules, seed, deals, pairs, seconds=time.perf_counter() - t0)
+        for i in itertools.count():
+            yield play_pair(a, b, rules, seed, i)
+        return
+    with get_context().Pool(jobs) as pool:  # leaving it (the generator closed) terminates the workers
+        pending: deque[AsyncResult[list[PairResult]]] = deque()
+        lo = 0
+        while True:
+            while len(pending) < 2 * jobs:
+                pending.append(pool.apply_async(_play_chunk, ((a, b, rules, seed, lo, lo + chunk),)))
+                lo += chunk
+            yield from pending.popleft().get()
+
+
+RAY_INSTALL = "pip install 'euchre[ray]' (from a clone: pip install -e '.[ray]')"
+
+
+def _import_ray() -> Any:
+    try:
+        return importlib.import_module("ray")
+    except ImportError as e:
+        raise BackendError(f"running the arena on Ray needs the ray package, which is not installed ({e}); "
+                           f"install the ray extra: {RAY_INSTALL}") from e
+
+
+def _ray_pairs(a: str, b: str, rules: Rules, seed: int, address: str, jobs: int | None,
+               chunk: int) -> Generator[PairResult, None, None]:
+    """Every pair in index order, played in Ray tasks of ``chunk`` pairs (bots built by name in
+    the workers, as on the process pool); a task's pairs are yielded only once those of every
+    earlier task have been, whichever finishes first."""
+    ray = _import_ray()
+    opened = not ray.is_initialized()
+    if opened:
+        try:
+            ray.init(address=None if address == "auto" else address, logging_level=logging.WARNING,
+                     log_to_driver=False)
+        except Exception as e:  # ConnectionError, ValueError for a malformed address, ...
+            raise BackendError(f"cannot connect to the Ray cluster {address!r}: {type(e).__name__}: {e}") from e
+    pending: deque[Any] = deque()
+    try:
+        task = ray.remote(num_cpus=1)(_play_chunk)
+        workers = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        lo = 0
+        while True:
+            while len(pending) < 2 * workers:
+                pending.append(task.remote((a, b, rules, seed, lo, lo + chunk)))
+                lo += chunk
+            ref = pending.popleft()
+            try:
+                chunk_pairs = ray.get(ref)
+            except ray.exceptions.RayTaskError as e:
+                if isinstance(e.cause, EuchreError):  # a bot's failure, as the pool would raise it
+                    raise e.cause from None
+                raise BackendError(f"a game pair failed on a Ray worker: {type(e.cause).__name__}: {e.cause} (the "
+                                   "workers build bots by name: a bot registered at run time must be registered "
+                                   "in a module they import)") from e
+            yield from chunk_pairs
+    finally:
+        for ref in pending:
+            try:
+                ray.cancel(ref)
+            except Exception:  # already finished, or the connection is gone
+                pass
+        if opened:
+            ray.shutdown()

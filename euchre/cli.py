@@ -215,21 +215,37 @@ def build_parser() -> argparse.ArgumentParser:
                     "each side in turn (each seat in cut-throat), so the luck of the cards cancels. Prints points "
                     "per hand, the margin A-B with a 95% interval over game pairs, games won and the makers' "
                     "rates. Under match rules (--match-wins, --match-games) each seed is a match played once "
-                    "per seating, and A's share of matches won is shown too. See docs/arena.md.")
+                    "per seating, and A's share of matches won is shown too. --sprt stops as soon as a sequential "
+                    "test decides; --ray plays on a Ray cluster, with the same result. See docs/arena.md.")
     _add_rule_options(arena)
     arena.add_argument("a", metavar="A", help="bot A: a bot or a level (expert, hard, medium, easy, search, heuristic, "
                                               "random, ...), with JSON options as in 'search:{\"samples\": 50}', "
                                               "or exec:COMMAND")
     arena.add_argument("b", metavar="B", help="bot B, the same kinds of name")
-    arena.add_argument("--deals", type=_positive_int, default=1000, metavar="N",
-                       help="play game pairs until every seating has dealt at least N hands (default 1000)")
+    arena.add_argument("--deals", type=_positive_int, default=None, metavar="N",
+                       help="play game pairs until every seating has dealt at least N hands (default 1000); "
+                            "with --sprt, the most the test plays (default 100000)")
     arena.add_argument("--game-deals", dest="rule_deals", type=_nonneg_int, default=None, metavar="N",
                        help="the rules' own `deals` switch (a progressive game of N played hands), renamed "
                             "here because --deals is the size of the run")
     arena.add_argument("--seed", type=int, default=0, help="seed of the game seeds (default 0)")
     arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
-                       help="worker processes (default: all cores); the result does not depend on it")
+                       help="worker processes (default: all cores); with --ray, Ray tasks kept running (default: "
+                            "the cluster's CPUs); the result does not depend on it")
     arena.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    arena.add_argument("--ray", default=None, metavar="ADDRESS",
+                       help="play the game pairs on a Ray cluster: 'auto' connects to the running one or starts "
+                            "a local one, or give a cluster's address; needs the ray extra (pip install "
+                            "'euchre[ray]'); the result is the same as without")
+    arena.add_argument("--sprt", type=_arena_hypotheses, default=None, metavar="H0,H1",
+                       help="stop as soon as a sequential probability ratio test decides between a margin of H0 "
+                            "and one of H1 points per hand (e.g. 0,0.1; --sprt=-0.05,0.05 for a negative H0)")
+    arena.add_argument("--sprt-elo", type=_arena_hypotheses, default=None, metavar="ELO0,ELO1",
+                       help="the same test on the games won, H0 and H1 in Elo (two sides only; e.g. 0,20)")
+    arena.add_argument("--alpha", type=_arena_probability, default=None,
+                       help="the test's chance of accepting H1 when H0 holds (default 0.05)")
+    arena.add_argument("--beta", type=_arena_probability, default=None,
+                       help="the test's chance of accepting H0 when H1 holds (default 0.05)")
 
     ana = sub.add_parser(
         "analyze", help="review a recorded game: expected points each decision gave away",
@@ -1066,12 +1082,61 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
 
 # --- arena -------------------------------------------------------------------------------------
+ARENA_DEALS = 1000
+"""``euchre arena --deals`` by default."""
+ARENA_SPRT_DEALS = 100_000
+"""``--deals`` by default with ``--sprt``/``--sprt-elo``: the most the test plays."""
+
+
+def _arena_hypotheses(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        h0, h1 = (float(x) for x in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give two numbers H0,H1, as in 0,0.1; got {text!r}") from None
+    if not h0 < h1:
+        raise argparse.ArgumentTypeError(f"H0 must be below H1, got {text!r}")
+    return h0, h1
+
+
+def _arena_probability(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < v < 0.5:
+        raise argparse.ArgumentTypeError(f"must be above 0 and below 0.5, got {text!r}")
+    return v
+
+
+def _clock(seconds: float) -> str:
+    """``m:ss`` or ``h:mm:ss``."""
+    s = round(seconds)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+def _arena_status_text(st: Any) -> str:
+    """The running numbers the progress bar shows after the bar: games (and matches) done, the
+    margin with its interval, the test's LLR with its bounds, and the time left."""
+    parts = [f"{st.matches} matches, {st.games} games" if st.matches else f"{st.games} games"]
+    ci = st.margin_ci
+    parts.append(f"margin {st.margin:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""))
+    if st.sprt is not None:
+        llr = "-" if st.llr is None else f"{st.llr:+.2f}"
+        parts.append(f"LLR {llr} ({st.sprt.lower:+.2f}, {st.sprt.upper:+.2f})")
+    parts.append("time left ?" if st.seconds_left is None else f"{_clock(st.seconds_left)} left")
+    return " · ".join(parts)
+
+
 def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``euchre arena A B``: run :func:`euchre.arena.run_arena` with a progress bar on stderr,
     then print a table (or one JSON object)."""
     from rich.console import Console
 
-    from euchre.arena import BotError, check_bot, run_arena
+    from euchre.arena import BackendError, BotError, Sprt, check_bot, run_arena
 
     if args.rule_deals is not None and (args.rule_match_games is not None or args.rule_match_wins is not None):
         parser.exit(2, "euchre: error: --game-deals: a match (--match-games/--match-wins) is played in games to a "
@@ -1082,19 +1147,44 @@ def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
             check_bot(name)
         except ValueError as e:
             parser.exit(2, f"euchre: error: argument {which}: {e}\n")
+    sprt = None
+    if args.sprt is not None and args.sprt_elo is not None:
+        parser.exit(2, "euchre: error: --sprt-elo: give --sprt (points per hand) or --sprt-elo (games won), not both\n")
+    if args.sprt is None and args.sprt_elo is None:
+        if args.alpha is not None or args.beta is not None:
+            parser.exit(2, f"euchre: error: {'--alpha' if args.alpha is not None else '--beta'}: is the error rate "
+                           "of a sequential test; give --sprt or --sprt-elo with it\n")
+    else:
+        if args.sprt_elo is not None and rules.sides != 2:
+            parser.exit(2, f"euchre: error: --sprt-elo: Elo is between two sides, and these rules have {rules.sides}; "
+                           "test the margin with --sprt instead\n")
+        h0, h1 = args.sprt if args.sprt is not None else args.sprt_elo
+        try:
+            sprt = Sprt(h0, h1, alpha=0.05 if args.alpha is None else args.alpha,
+                        beta=0.05 if args.beta is None else args.beta,
+                        unit="margin" if args.sprt is not None else "elo")
+        except ValueError as e:
+            parser.exit(2, f"euchre: error: {'--sprt' if args.sprt is not None else '--sprt-elo'}: {e}\n")
+    deals = args.deals if args.deals is not None else ARENA_SPRT_DEALS if sprt is not None else ARENA_DEALS
+
+    def run(status: Any = None) -> Any:
+        return run_arena(args.a, args.b, rules, deals=deals, seed=args.seed, jobs=args.jobs, sprt=sprt,
+                         ray_address=args.ray, status=status)
+
     err = Console(stderr=True)
     try:
         if args.json or not err.is_terminal:
-            result = run_arena(args.a, args.b, rules, deals=args.deals, seed=args.seed, jobs=args.jobs)
+            result = run()
         else:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
-                       TimeRemainingColumn())
+                       TextColumn("{task.fields[info]}", markup=False))
             with Progress(*columns, console=err, transient=True) as bar:
-                task = bar.add_task(f"{args.a} vs {args.b}", total=args.deals)
-                result = run_arena(args.a, args.b, rules, deals=args.deals, seed=args.seed, jobs=args.jobs,
-                                   progress=lambda done, total: bar.update(task, completed=done))
+                task = bar.add_task(f"{args.a} vs {args.b}", total=deals, info="starting")
+                result = run(lambda st: bar.update(task, completed=st.done, info=_arena_status_text(st)))
+    except BackendError as e:
+        parser.exit(2, f"euchre: error: --ray: {e}\n")
     except BotError as e:
         print(f"euchre: {e}", file=sys.stderr)
         return 1
@@ -1106,6 +1196,28 @@ def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return 0
     _print_arena(result, Console(highlight=False))
     return 0
+
+
+def _arena_sprt_text(t: dict[str, Any]) -> str:
+    """How the sequential test ended, with the hypotheses, the LLR and its bounds."""
+    if t["unit"] == "elo":
+        fmt = "{:+.1f}"
+        what = (f"SPRT on games won, H0 {t['h0']:+.1f} Elo ({t['h0_share']:.1%}) vs H1 {t['h1']:+.1f} Elo "
+                f"({t['h1_share']:.1%})")
+    else:
+        fmt = "{:+.3f}"
+        what = f"SPRT on the margin, H0 {t['h0']:+.3f} vs H1 {t['h1']:+.3f} points per hand"
+    what += f" (alpha {t['alpha']:g}, beta {t['beta']:g}): "
+    unit = " Elo" if t["unit"] == "elo" else " points per hand"
+    size = (fmt.format(t["h1"]) if t["decision"] == "H0" else fmt.format(t["h0"])) + unit
+    if t["decision"] == "H1":
+        outcome = f"[bold]H1 accepted[/] after {t['pairs']} pairs: a difference above {size} is established"
+    elif t["decision"] == "H0":
+        outcome = f"[bold]H0 accepted[/] after {t['pairs']} pairs: a difference of {size} is ruled out"
+    else:
+        outcome = f"[bold]inconclusive[/] after {t['pairs']} pairs (the --deals limit was reached)"
+    llr = "none" if t["llr"] is None else f"{t['llr']:+.2f}"
+    return f"{what}{outcome}; LLR {llr}, bounds [{t['lower']:+.2f}, {t['upper']:+.2f}]"
 
 
 def _print_arena(result: Any, console: Any) -> None:
@@ -1145,6 +1257,8 @@ def _print_arena(result: Any, console: Any) -> None:
                       f"(even: {match['even_share']:.1%}); {match['matches']} matches, "
                       f"{match['games_per_match']:.2f} games per match; pairs swept by A {match['pairs_swept_by_a']}, "
                       f"by B {match['pairs_swept_by_b']}, mixed {match['pairs_mixed']}")
+    if d.get("sprt"):
+        console.print(_arena_sprt_text(d["sprt"]))
     console.print(f"verdict: {verdict}")
     table = Table("", f"A {escape(a['name'])}", f"B {escape(b['name'])}" + (" (2 seats)" if rules.players == 3 else ""))
     rows: list[tuple[str, Any]] = [

@@ -3,15 +3,32 @@ number of processes, the exact symmetries duplicate play gives, counts that add 
 
 from __future__ import annotations
 
+import itertools
 import json
+import logging
 import math
+import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from euchre import Action, Rules
-from euchre.arena import ArenaResult, BotError, run_arena, seatings, t95
+from euchre.arena import (
+    SPRT_MIN_PAIRS,
+    ArenaResult,
+    ArenaStatus,
+    BackendError,
+    BotError,
+    Sprt,
+    _Tally,
+    elo_share,
+    run_arena,
+    seatings,
+    t95,
+)
 from euchre.bots import Bot, base, register_bot
-from euchre.cli import main
+from euchre.cli import _arena_status_text, main
 from euchre.view import PlayerView
 
 
@@ -330,3 +347,226 @@ def test_cli_bad_match_combinations_exit_2(extra: list[str], fragment: str, caps
         main(["arena", "random", "random", "--deals", "5", "--jobs", "1", *extra])
     assert e.value.code == 2
     assert fragment in capsys.readouterr().err
+
+
+# --- on Ray (issue 18 section 4) -----------------------------------------------------------------
+@pytest.fixture(scope="class")
+def local_ray() -> Iterator[Any]:
+    """A local Ray of two CPUs for the tests of :class:`TestOnRay`, shut down after them (so that no
+    other test forks a process connected to Ray)."""
+    try:
+        import ray
+    except ImportError:
+        pytest.skip("ray is not installed (the ray extra: pip install -e '.[ray]')")
+    if ray.is_initialized():
+        pytest.skip("this process is already connected to a Ray cluster")
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024**2, log_to_driver=False,
+                 logging_level=logging.WARNING)
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"a local Ray cannot start here: {type(e).__name__}: {e}")
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+class TestOnRay:
+    """``run_arena(ray_address=...)`` and ``euchre arena --ray`` on a local Ray started here."""
+
+    def test_the_same_result_as_one_process(self, local_ray: Any, capsys: pytest.CaptureFixture[str]) -> None:
+        one = run_arena("heuristic", "random", deals=40, seed=5, jobs=1)
+        # Two workers, tasks of one pair: they finish in any order, the pairs are taken in index order.
+        on_ray = run_arena("heuristic", "random", deals=40, seed=5, jobs=2, chunk=1, ray_address="auto")
+        assert on_ray.pairs == one.pairs
+        assert _without_seconds(on_ray) == _without_seconds(one)
+        # The command line: the same JSON with --ray as with --jobs 1.
+        argv = ["arena", "heuristic", "random", "--deals", "40", "--seed", "5", "--json"]
+        assert main([*argv, "--jobs", "1"]) == 0
+        local = json.loads(capsys.readouterr().out)
+        assert main([*argv, "--ray", "auto", "--jobs", "2"]) == 0
+        remote = json.loads(capsys.readouterr().out)
+        del local["seconds"], remote["seconds"]
+        assert remote == local
+        # Matches and a sequential test stop at the same pair too.
+        test = Sprt(0.0, 0.1)
+        rules = Rules(match_wins=2)
+        a = run_arena("medium", "easy", rules, deals=3000, seed=2, jobs=1, sprt=test)
+        b = run_arena("medium", "easy", rules, deals=3000, seed=2, chunk=3, sprt=test, ray_address="auto")
+        assert a.pairs == b.pairs and a.sprt == b.sprt and a.match == b.match
+        # A connection the run did not open is left open.
+        assert local_ray.is_initialized()
+
+    def test_workers_build_bots_by_name(self, local_ray: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        # A bot registered here at run time is not known to Ray's workers, which build bots by name.
+        monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+        register_bot("cheat", _Cheat, "answers illegal actions")
+        with pytest.raises(BackendError, match=r"failed on a Ray worker: ValueError: unknown bot 'cheat'.*registered"):
+            run_arena("cheat", "random", deals=10, ray_address="auto")
+        # A failing registered bot fails as on the process pool.
+        with pytest.raises(BotError, match="bot 'exec:.*' at seat"):
+            run_arena("exec:false", "random", deals=10, ray_address="auto")
+
+
+def test_ray_not_installed_names_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # ``import ray`` now raises ImportError
+    with pytest.raises(BackendError, match=r"needs the ray package.*pip install 'euchre\[ray\]'"):
+        run_arena("random", "random", deals=5, ray_address="auto")
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "random", "random", "--deals", "5", "--ray", "auto"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "euchre: error: --ray: " in err and "pip install 'euchre[ray]'" in err
+
+
+# --- sequential testing ------------------------------------------------------------------------------
+def _decisions(r: ArenaResult) -> list[str | None]:
+    """The test's decision after each pair of ``r``, recomputed from the pairs."""
+    assert r.sprt is not None
+    tally = _Tally(len(seatings(r.rules.players)))
+    out = []
+    for p in r.pairs:
+        tally.add(p)
+        out.append(r.sprt.test.decide(tally.llr(r.sprt.test), tally.pairs))
+    return out
+
+
+def test_sprt_accepts_h1_early_for_heuristic_against_random() -> None:
+    test = Sprt(0.0, 0.1)
+    r = run_arena("heuristic", "random", deals=1000, seed=0, jobs=1, sprt=test)
+    assert r.sprt is not None and r.sprt.decision == "H1"
+    assert r.sprt.llr is not None and r.sprt.llr >= test.upper == pytest.approx(math.log(19))
+    assert test.lower == pytest.approx(-math.log(19))
+    assert max(r.hands_per_seating) < 1000  # stopped long before --deals
+    assert r.sprt.pairs == len(r.pairs) >= test.min_pairs
+    # It stopped at the first pair where it could decide.
+    decided = _decisions(r)
+    assert decided[-1] == "H1" and not any(decided[:-1])
+    d = r.to_dict()["sprt"]
+    assert d == {"unit": "margin", "h0": 0.0, "h1": 0.1, "alpha": 0.05, "beta": 0.05, "min_pairs": SPRT_MIN_PAIRS,
+                 "llr": r.sprt.llr, "lower": test.lower, "upper": test.upper, "decision": "H1", "pairs": len(r.pairs)}
+    # The Elo test on games won, as fishtest's on game pairs.
+    elo = run_arena("heuristic", "random", deals=1000, seed=0, jobs=1, sprt=Sprt(0, 50, unit="elo"))
+    assert elo.sprt is not None and elo.sprt.decision == "H1" and max(elo.hands_per_seating) < 1000
+    assert elo.to_dict()["sprt"]["h1_share"] == pytest.approx(elo_share(50)) and elo_share(0) == 0.5
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_sprt_accepts_h0_for_a_bot_against_itself(bot: str) -> None:
+    # A mirror is exactly even: a difference of half a point per hand is ruled out.
+    r = run_arena(bot, bot, deals=1000, seed=1, jobs=1, sprt=Sprt(0.0, 0.5))
+    assert r.sprt is not None and r.sprt.decision == "H0"
+    assert r.sprt.llr is not None and r.sprt.llr <= r.sprt.test.lower and math.isfinite(r.sprt.llr)
+    assert r.margin == 0 and len(r.pairs) == SPRT_MIN_PAIRS
+    json.dumps(r.to_dict(), allow_nan=False)  # a finite LLR: plain JSON
+    elo = run_arena(bot, bot, deals=1000, seed=1, jobs=1, sprt=Sprt(0, 50, unit="elo"))
+    assert elo.sprt is not None and elo.sprt.decision == "H0"
+
+
+def test_sprt_stops_at_the_same_pair_for_the_same_seed() -> None:
+    test = Sprt(0.0, 0.1)
+    one = run_arena("medium", "easy", deals=3000, seed=4, jobs=1, sprt=test)
+    two = run_arena("medium", "easy", deals=3000, seed=4, jobs=2, chunk=3, sprt=test)
+    assert one.sprt is not None and one.sprt.decision is not None
+    assert one.sprt == two.sprt and one.pairs == two.pairs
+    assert _without_seconds(one) == _without_seconds(two)
+    decided = _decisions(one)
+    assert decided[-1] == one.sprt.decision and not any(decided[:-1])
+
+
+def test_sprt_inconclusive_when_deals_runs_out() -> None:
+    r = run_arena("medium", "easy", deals=60, seed=0, jobs=1, sprt=Sprt(0.0, 0.02))
+    assert r.sprt is not None and r.sprt.decision is None and min(r.hands_per_seating) >= 60
+    assert r.sprt.test.lower < (r.sprt.llr or 0.0) < r.sprt.test.upper
+
+
+def test_sprt_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="H0 below H1"):
+        Sprt(0.1, 0.0)
+    with pytest.raises(ValueError, match="alpha"):
+        Sprt(0.0, 0.1, alpha=0.0)
+    with pytest.raises(ValueError, match="unit"):
+        Sprt(0.0, 0.1, unit="points")
+    with pytest.raises(ValueError, match="min_pairs"):
+        Sprt(0.0, 0.1, min_pairs=1)
+    with pytest.raises(ValueError, match="two sides"):
+        run_arena("random", "random", Rules.preset("cut-throat"), deals=5, jobs=1, sprt=Sprt(0, 20, unit="elo"))
+
+
+def test_cli_sprt(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "240")  # one line a sentence
+    argv = ["arena", "heuristic", "random", "--sprt", "0,0.1", "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "SPRT on the margin, H0 +0.000 vs H1 +0.100 points per hand (alpha 0.05, beta 0.05)" in out
+    assert "H1 accepted after 20 pairs" in out and "is established" in out and "bounds [-2.94, +2.94]" in out
+    assert main(["arena", "random", "random", "--sprt", "0,0.5", "--alpha", "0.1", "--beta", "0.2", "--jobs", "1",
+                 "--json"]) == 0
+    t = json.loads(capsys.readouterr().out)["sprt"]
+    assert t["decision"] == "H0" and t["alpha"] == 0.1 and t["beta"] == 0.2
+    assert t["lower"] == pytest.approx(math.log(0.2 / 0.9)) and t["upper"] == pytest.approx(math.log(0.8 / 0.1))
+    assert main(["arena", "random", "random", "--sprt", "0,0.5", "--jobs", "1"]) == 0
+    assert "H0 accepted after 20 pairs: a difference of +0.500 points per hand is ruled out" in capsys.readouterr().out
+    assert main(["arena", "heuristic", "random", "--sprt-elo", "0,50", "--jobs", "1"]) == 0
+    assert "SPRT on games won, H0 +0.0 Elo (50.0%) vs H1 +50.0 Elo (57.1%)" in capsys.readouterr().out
+    assert main(["arena", "medium", "easy", "--sprt=-0.5,0.02", "--deals", "30", "--jobs", "1"]) == 0
+    assert "inconclusive after" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--sprt", "0.1,0"], "--sprt: H0 must be below H1"),
+        (["--sprt", "0.1"], "--sprt: give two numbers H0,H1"),
+        (["--sprt", "0,0.1", "--sprt-elo", "0,10"], "not both"),
+        (["--alpha", "0.1"], "--alpha: is the error rate of a sequential test"),
+        (["--sprt", "0,0.1", "--beta", "0.7"], "--beta: must be above 0 and below 0.5"),
+        (["--sprt-elo", "0,20", "--rules", "cut-throat"], "--sprt-elo: Elo is between two sides"),
+        (["--sprt-elo", "0,5000"], "--sprt-elo: an Elo test's H0 and H1 are from -1000 to 1000, got 0.0 and 5000.0"),
+    ],
+)
+def test_cli_bad_sprt_exits_2(extra: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "random", "random", "--deals", "5", "--jobs", "1", *extra])
+    assert e.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+# --- progress --------------------------------------------------------------------------------------
+def test_status_shows_the_running_numbers() -> None:
+    seen: list[ArenaStatus] = []
+    test = Sprt(0.0, 0.1)
+    r = run_arena("medium", "easy", Rules(match_wins=2), deals=3000, seed=2, jobs=1, sprt=test, status=seen.append)
+    assert [s.pairs for s in seen] == list(range(1, len(r.pairs) + 1))
+    assert [s.games for s in seen] == list(itertools.accumulate(len(p.games) for p in r.pairs))
+    assert all(s.matches == 2 * s.pairs and s.total == 3000 for s in seen)
+    assert seen[0].margin_ci is None and seen[0].llr is None
+    last = seen[-1]
+    assert last.hands == r.hands and last.done == min(r.hands_per_seating)
+    assert last.margin == pytest.approx(r.margin) and last.win_share == pytest.approx(r.win_share)
+    assert r.margin_ci is not None and last.margin_ci == pytest.approx(r.margin_ci)
+    assert r.sprt is not None and last.llr == r.sprt.llr and last.sprt == test
+    assert last.seconds_left == 0.0
+    assert all(s.seconds_left is not None and s.seconds_left >= 0 for s in seen)
+    assert all(a.seconds <= b.seconds for a, b in itertools.pairwise(seen))
+    text = _arena_status_text(seen[len(seen) // 2])
+    mid = seen[len(seen) // 2]
+    assert mid.margin_ci is not None and mid.llr is not None
+    assert f"{mid.matches} matches, {mid.games} games" in text
+    assert f"margin {mid.margin:+.3f} [{mid.margin_ci[0]:+.3f}, {mid.margin_ci[1]:+.3f}]" in text
+    assert f"LLR {mid.llr:+.2f} (-2.94, +2.94)" in text and text.endswith(" left")
+    # Without a test, the time left is from the hands still to play at the rate so far.
+    plain: list[ArenaStatus] = []
+    run_arena("heuristic", "random", deals=60, seed=0, jobs=1, status=plain.append)
+    first = plain[0]
+    assert first.seconds_left == pytest.approx(first.seconds * (60 - first.done) / first.done)
+    assert "LLR" not in _arena_status_text(first) and "matches" not in _arena_status_text(first)
+
+
+def test_cli_progress_bar_shows_games_margin_and_time_left(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws the bar as on a terminal
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["arena", "medium", "easy", "--sprt", "0,0.1", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "hands" in err and " games · margin +" in err and "LLR " in err and " left" in err
