@@ -234,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "the cluster's CPUs); the result does not depend on it")
     arena.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     arena.add_argument("--ray", default=None, metavar="ADDRESS",
-                       help="play the game pairs on a Ray cluster: 'auto' connects to the running one or starts "
+                       help="play the game pairs on a Ray cluster: auto connects to the running one or starts "
                             "a local one, or give a cluster's address; needs the ray extra (pip install "
                             "'euchre[ray]'); the result is the same as without")
     arena.add_argument("--sprt", type=_arena_hypotheses, default=None, metavar="H0,H1",

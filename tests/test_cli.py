@@ -60,7 +60,7 @@ def test_rule_switches_reach_the_rules() -> None:
         (["simulate", "--games", "0"], "--games: must be at least 1"),
         (["simulate", "--games", "x"], "--games: not a whole number"),
         (["simulate", "--bots", "nobody"], "unknown bot 'nobody'"),
-        (["simulate", "--rules", "two-handed", "--going-alone"], "Rules.going_alone"),
+        (["simulate", "--rules", "two-handed", "--going-alone"], "going alone (--going-alone)"),
         (["simulate", "--loner-lead", "sideways"], "--loner-lead"),
         (["play", "--seat", "5"], "--seat"),
         (["frobnicate"], "invalid choice"),
