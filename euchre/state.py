@@ -458,8 +458,11 @@ class State:
     # --- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take, in code order; empty when the hand is over.
-        Each phase answers for itself (``_UNITS``)."""
-        return _LEGAL[self.phase](self)
+        Each phase answers for itself (``_UNITS``); trick play, the hot path, first."""
+        phase = self.phase
+        if phase is _PLAY:
+            return _legal_play(self)
+        return _LEGAL[phase](self)
 
     def is_legal(self, action: int) -> bool:
         """Whether an action (or code) is legal now."""
@@ -614,7 +617,12 @@ class State:
         """
         seat = self.to_act
         ph = self.phase
-        if ph is not _PLAY and ph is not _OVER:
+        if ph is _PLAY:  # the hot path: a card played records its own short undo entry
+            _apply_play(self, seat, a)
+            self.history.append(a)
+            self.seats.append(seat)
+            return
+        if ph is not _OVER:
             self._stack.append((
                 ph, seat, self.trump, self.maker, self.alone, self.out,
                 self.lone_defender, self.up_card_taken, self.discard, self.hands[:], self.leader,
