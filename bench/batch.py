@@ -192,6 +192,36 @@ def pettingzoo_meter() -> Meter | None:
     return Meter("pettingzoo euchre_v0.env", work, "steps")
 
 
+def openspiel_python_meter() -> Meter | None:
+    """OpenSpiel's built-in ``euchre`` driven from Python as a learner drives it: at each decision
+    the player's information-state tensor (its euchre has no observation tensor) and legal
+    actions, a random legal action, ``apply_action``; chance nodes sampled from their outcomes."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(OPENSPIEL_GAME)
+    rng = random.Random(13)
+    box = {"s": game.new_initial_state()}
+
+    def work() -> int:
+        steps = 0
+        while steps < 64:
+            st = box["s"]
+            if st.is_terminal():
+                st = box["s"] = game.new_initial_state()
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            st.information_state_tensor(st.current_player())  # its euchre has no observation tensor
+            st.apply_action(rng.choice(st.legal_actions()))
+            steps += 1
+        return steps
+
+    return Meter("openspiel from python + infostate tensor", work, "steps")
+
+
 def report(meters: list[Meter], base: Meter | None) -> None:
     for m in meters:
         ratio = f"  x{m.rate / base.rate:6.2f}" if base is not None and base is not m and base.rate else ""
@@ -241,10 +271,15 @@ def main(argv: list[str] | None = None) -> int:
         pz = pettingzoo_meter()
         if pz is not None:
             env_meters.append(pz)
+        osp = openspiel_python_meter()
+        if osp is not None:
+            env_meters.append(osp)
         interleave(env_meters, args.seconds, args.slice)
         print("vectorised environment, random actions:")
         report(env_meters, loop)
         print(f"ratio VectorEnv / python loop + observation: {vec.rate / loop.rate:.0f}")
+        if osp is not None:
+            print(f"ratio VectorEnv / openspiel from python + infostate tensor: {vec.rate / osp.rate:.0f}")
         if pz is not None:
             print(f"ratio VectorEnv / pettingzoo env: {vec.rate / pz.rate:.0f}")
         else:
