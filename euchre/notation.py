@@ -274,11 +274,7 @@ class GameRecord:
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         """Parse TOML text; raises :class:`RecordError`."""
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RecordError(f"not valid TOML: {e}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_toml(text))
 
     def iter_states(self) -> Iterator[State]:
         """Each hand's final state, replayed (for printing a game hand by hand)."""
@@ -397,11 +393,14 @@ class MatchRecord:
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
         """Parse TOML text; raises :class:`RecordError`."""
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RecordError(f"not valid TOML: {e}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_toml(text))
+
+
+def _toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RecordError(f"not valid TOML: {e}") from None
 
 
 def _replay_clock(readings: list[float]) -> Callable[[], float]:
