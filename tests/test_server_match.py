@@ -19,6 +19,7 @@ from test_server_crash import replay
 
 from euchre import notation
 from euchre.match import Match
+from euchre.server.core import LiveTable
 from euchre.server.db import Store
 
 MATCH = {"match_wins": 2, "target": 3}
@@ -95,9 +96,13 @@ def test_a_table_plays_a_whole_match(db: str, tmp_path: Path) -> None:
         solo = next(p for p in srv.http.get("/api/stats").json()["players"] if p["name"] == "Solo")
         assert solo["games"] == played and solo["wins"] == sum(0 in g["winners"] for g in final["games"])
         assert solo["matches"] == 1 and solo["match_wins"] == (1 if final["winner"] == 0 else 0)
-        # A restart rebuilds the same match from the events.
+        # A restart rebuilds the same match from the events: the test's own replay, and the
+        # server's (a LiveTable made from the stored row, as Hub.start makes it).
         row, game = _replayed_match(srv, d["id"])
         assert game is not None and game.is_over and game.scores == frames[-1]["scores"]
+        table = LiveTable(row, None)  # type: ignore[arg-type]  # replaying needs no hub
+        assert table.status == "over" and table.match is not None and table.match.to_dict() == final
+        assert table.game is table.match.game and table.game.scores == frames[-1]["scores"]
 
 
 @pytest.mark.parametrize("db", ["sqlite"])
