@@ -299,7 +299,7 @@ class LiveTable:
         self._claimable: tuple[int, bool] = (-1, False)
         """Whether the seat to act may claim, and at which version that was worked out."""
         self._results_sent: dict[tuple[int, int, int | None, Any], dict[str, Any]] = {}
-        """The ``result`` of the state frames, by (hand, recipient seat, the hand's result)."""
+        """The ``result`` of the state frames, by (game of the match, hand, recipient seat, the hand's result)."""
         self.rematch: str | None = None
         """The table of the rematch of this finished game, once someone asked for one."""
         self.client: str | None = None
