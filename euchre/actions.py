@@ -25,6 +25,8 @@ code    action
 116     ``misdeal``: the ace-no-face redeal (house rule ``ace_no_face``, RULES-FAMILY.md 12.4)
 117     ``keep``: decline an offer (ace-no-face or farmer's hand)
 118     ``farmer``: claim the farmer's hand (house rule ``farmers_hand``, RULES-FAMILY.md 12.3)
+119-124 ``bid 1`` .. ``bid 6``: Hasenpfeffer's bids of tricks (``auction``, RULES-FAMILY.md 14;
+        :data:`BID_OFFSET` - 1 + tricks)
 ======  ==================================================================
 
 The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
@@ -43,7 +45,8 @@ from euchre.errors import InvalidActionError
 __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAKE", "DEFEND_ALONE",
            "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
            "DISCARD_ACTIONS", "CALL_NO_TRUMP", "CALL_NO_TRUMP_ALONE", "CALL_LOW", "CALL_LOW_ALONE",
-           "give", "GIVE_OFFSET", "GIVE_ACTIONS", "MISDEAL", "KEEP", "FARMER"]
+           "give", "GIVE_OFFSET", "GIVE_ACTIONS", "MISDEAL", "KEEP", "FARMER", "bid", "BID_OFFSET",
+           "BID_ACTIONS", "MAX_BID", "EUCHRE_ACTIONS"]
 
 
 class Kind(IntEnum):
@@ -66,6 +69,8 @@ class Kind(IntEnum):
     """An offered seat keeps its hand (ace-no-face or farmer's hand)."""
     FARMER = 12
     """Farmer's hand: the offered seat claims the exchange (RULES-FAMILY.md 12.3)."""
+    BID = 13
+    """Hasenpfeffer: a bid of 1 to 6 tricks (RULES-FAMILY.md 14)."""
 
 
 _CALL = 5
@@ -84,8 +89,17 @@ GIVE_OFFSET = _NO_TRUMP + 4
 _GIVE = GIVE_OFFSET
 _OFFERS = _GIVE + NUM_CARDS
 """The code of ``misdeal`` (116), then ``keep`` and ``farmer`` (the offers, appended)."""
-NUM_ACTIONS = _OFFERS + 3
-"""Size of the action space (119)."""
+BID_OFFSET = _OFFERS + 3
+"""The code of ``bid 1`` (119); ``bid k`` is ``BID_OFFSET + k - 1`` (Hasenpfeffer, appended)."""
+MAX_BID = 6
+"""The highest bid of tricks (Hasenpfeffer: all six)."""
+_BID = BID_OFFSET
+NUM_ACTIONS = _BID + MAX_BID
+"""Size of the action space (125)."""
+EUCHRE_ACTIONS = _BID
+"""The codes of the five-card games (119: every game but Hasenpfeffer's bids). The learning
+environment, the batch engine and the OpenSpiel game, which refuse Hasenpfeffer for now, keep
+this action space, so their layouts did not change when the bids were appended."""
 
 
 class Action(int):
@@ -106,6 +120,8 @@ class Action(int):
             return Kind.DISCARD
         if self < _NO_TRUMP:
             return Kind.PLAY
+        if self >= _BID:
+            return Kind.BID
         if self >= _OFFERS:
             return Kind(Kind.MISDEAL + self - _OFFERS)
         if self >= _GIVE:
@@ -126,6 +142,15 @@ class Action(int):
         if self >= _DISCARD:
             return CARDS[self - _DISCARD]
         return None
+
+    @property
+    def tricks(self) -> int | None:
+        """The tricks a ``bid`` offers (1 to 6), ``None`` for every other action.
+
+        >>> Action.parse("bid 3").tricks, Action.parse("pass").tricks
+        (3, None)
+        """
+        return self - _BID + 1 if self >= _BID else None
 
     @property
     def suit(self) -> Suit | None:
@@ -157,7 +182,7 @@ class Action(int):
     @property
     def is_bid(self) -> bool:
         """True for every decision made before play (bids, take, defend, discard excluded)."""
-        return self < _DISCARD or _NO_TRUMP <= self < _GIVE
+        return self < _DISCARD or _NO_TRUMP <= self < _GIVE or self >= _BID
 
     def __str__(self) -> str:
         return _TEXT[self]
@@ -188,6 +213,8 @@ class Action(int):
             return "keep"
         if k is Kind.FARMER:
             return "farmer"
+        if k is Kind.BID:
+            return f"bid {self.tricks}"
         return f"play {self.card}"
 
     def __repr__(self) -> str:
@@ -208,6 +235,8 @@ class Action(int):
         if k is Kind.GIVE:
             assert self.card is not None
             return f"give the {self.card.name()}".replace("the the", "the")
+        if k is Kind.BID:
+            return f"bid {self.tricks} trick" + ("" if self.tricks == 1 else "s")
         return str(self)
 
     @classmethod
@@ -242,6 +271,8 @@ class Action(int):
             return TAKE
         if head in ("misdeal", "keep", "farmer") and not rest:
             return ACTIONS[_OFFERS + ("misdeal", "keep", "farmer").index(head)]
+        if head == "bid" and len(rest) == 1 and rest[0] in ("1", "2", "3", "4", "5", "6"):
+            return bid(int(rest[0]))
         if head == "defend" and rest == ["alone"]:
             return DEFEND_ALONE
         if head in ("call", "name") and rest:
@@ -254,7 +285,7 @@ class Action(int):
             return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
-            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep or farmer)"
+            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer or bid 3)"
         )
 
 
@@ -287,6 +318,19 @@ KEEP = ACTIONS[_OFFERS + 1]
 """``keep``: an offered seat keeps its hand."""
 FARMER = ACTIONS[_OFFERS + 2]
 """``farmer``: the farmer's hand exchange (house rule ``farmers_hand``)."""
+BID_ACTIONS: tuple[Action, ...] = ACTIONS[_BID:_BID + MAX_BID]
+"""``bid 1`` .. ``bid 6`` (Hasenpfeffer): ``BID_ACTIONS[k - 1]`` bids ``k`` tricks."""
+
+
+def bid(tricks: int) -> Action:
+    """Hasenpfeffer: the bid of ``tricks`` (1 to 6).
+
+    >>> bid(3), int(bid(1))
+    (Action('bid 3'), 119)
+    """
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 1 <= tricks <= MAX_BID:
+        raise InvalidActionError(f"a bid is 1 to {MAX_BID} tricks, got {tricks!r}")
+    return ACTIONS[_BID + tricks - 1]
 
 
 def call(suit: int, *, alone: bool = False) -> Action:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from euchre.actions import NUM_ACTIONS
+from euchre.actions import EUCHRE_ACTIONS
 from euchre.cards import CARDS, EFFECTIVE, FOLLOW, JOKER, NUM_CARDS, NUM_TRUMPS, POWER, deck_cards, deck_mask, sort_hand
 from euchre.rules import HAND_SIZE, Rules
 from euchre.state import Deal, State
@@ -137,6 +137,7 @@ _RFIELDS = 26
 
 
 def _rules_row(rules: Rules) -> np.ndarray:
+    rules.refuse_six_cards("euchre.batch (the vectorised engine)")
     r = np.zeros(_RFIELDS, dtype=np.int64)
     r[_R_N] = rules.players
     r[_R_DECK] = _DECKS.index(rules.deck)
@@ -1661,7 +1662,7 @@ class BatchResult:
     def legal(self, i: int) -> list[list[int]]:
         """The legal actions before each action of hand ``i``, as the compiled rules give them."""
         k = int(self.n_actions[i])
-        masks = np.zeros((k, NUM_ACTIONS), np.bool_)
+        masks = np.zeros((k, EUCHRE_ACTIONS), np.bool_)
         hands = np.array([sum(1 << int(c) for c in h) for h in self.hands[i]], dtype=np.int64)
         stock = sum(1 << int(c) for c in self.stock[i])
         _replay(_rules_row(self.rules), int(self.dealer[i]), hands, int(self.up_card[i]), stock,
@@ -1785,7 +1786,7 @@ def _layout(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     at[_O_NBIDS] = len(ob.BID_CODES)
     for i, name in enumerate(_FATE_NAMES):
         at[_O_FATES + i] = ob.UP_CARD_FATES.index(name)
-    bid = np.full(NUM_ACTIONS, -1, np.int64)
+    bid = np.full(EUCHRE_ACTIONS, -1, np.int64)
     for i, code in enumerate(ob.BID_CODES):
         bid[code] = i
     base = np.zeros(ob.OBSERVATION_SIZE, np.float32)
@@ -2040,7 +2041,7 @@ class VectorEnv:
       the layout of the PettingZoo environment (:func:`euchre.envs.observation.encode` of its
       :class:`~euchre.view.PlayerView`, field by field as ``docs/rl.md`` describes; the score,
       the hand number and the match standing are 0);
-    * ``mask``: (n, 119) bool, the legal actions (:data:`~euchre.actions.NUM_ACTIONS` codes);
+    * ``mask``: (n, 119) bool, the legal actions (:data:`~euchre.actions.EUCHRE_ACTIONS` codes);
     * ``rewards``: (n, players) float32, for a table whose hand ended at this step each seat's
       reward as ``euchre_v0``'s ``reward="hand"`` gives it (its side's points less the mean of the
       other sides', :func:`euchre.envs.aec.relative`), else 0; ``done``: (n,) bool, the hand ended
@@ -2069,7 +2070,7 @@ class VectorEnv:
         self._hist = np.full((self.n, MAX_ACTIONS), -1, np.int64)
         self._hseats = np.full((self.n, MAX_ACTIONS), -1, np.int64)
         self.obs = np.zeros((self.n, self._base.shape[0]), np.float32)
-        self.mask = np.zeros((self.n, NUM_ACTIONS), np.bool_)
+        self.mask = np.zeros((self.n, EUCHRE_ACTIONS), np.bool_)
         self.to_act = np.zeros(self.n, np.int64)
         self.rewards = np.zeros((self.n, players), np.float32)
         self.done = np.zeros(self.n, np.bool_)

@@ -100,6 +100,11 @@ def action_parts(action: Action, view: PlayerView) -> list[Part]:
         return ["claim the farmer's hand"]
     if kind is Kind.DISCARD and view.phase is Phase.FARMER_GIVE and action.card is not None:
         return ["give ", action.card, " to the kitty"]
+    if kind is Kind.BID:
+        return [f"bid {_bid_tricks(action.tricks or 0)}"]
+    if kind is Kind.CALL and view.phase is Phase.NAME_TRUMP:
+        assert action.trump is not None
+        return ["name ", trump_part(action.trump), " trump"]
     if kind in (Kind.CALL, Kind.CALL_ALONE):
         assert action.trump is not None
         return ["call ", trump_part(action.trump), " alone" if kind is Kind.CALL_ALONE else ""]
@@ -156,7 +161,18 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
         return f"{name} {_conjugate(name, verb)}"
 
     before = [a for _, a in view.actions[:index] if a is not None]
-    up = view.up_card
+    if view.up_card is None:  # Hasenpfeffer: bids, the trump named, cards played
+        if action is not None and action.kind is Kind.BID:
+            return [says("bid") + f" {_bid_tricks(action.tricks or 0)}"]
+        if action is not None and action.kind is Kind.CALL:
+            assert action.trump is not None
+            forced = view.forced_bid and not any(a.kind is Kind.BID for a in before)
+            head = (says("hold") + " the Joker, so " + _conjugate(name, "bid") + " 3 tricks and "
+                    + _conjugate(name, "name") + " ") if forced else says("name") + " "
+            return [head, trump_part(action.trump), " trump"]
+        if action is not None and action.kind is Kind.PASS:
+            return [says("pass")]
+    up: Card = view.up_card  # type: ignore[assignment]  # every other game turns a card up
     if action is None:  # another seat's discard: the card stays face down (rules section 9)
         if seat == view.farmer and not any(a.is_bid for a in before):  # the farmer's gift
             return [says("give") + " a card face down to the kitty"]
@@ -243,6 +259,10 @@ def _tricks(n: int, size: int = HAND_SIZE) -> str:
     return f"all {size} tricks" if n == size else "no trick" if n == 0 else f"{n} trick" + ("s" if n != 1 else "")
 
 
+def _bid_tricks(n: int) -> str:
+    return f"{n} trick" + ("s" if n != 1 else "")
+
+
 def _names_and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -258,7 +278,10 @@ def _scorers(view: PlayerView, names: Sequence[str]) -> str:
     out = []
     for side, p in gains:
         who, plural = side_words(view, side, names)
-        out.append(f"{who} {_conjugate(who, 'score', plural=plural)} {p}")
+        if p < 0:  # Hasenpfeffer: a set bid is lost
+            out.append(f"{who} {_conjugate(who, 'lose', plural=plural)} {-p}")
+        else:
+            out.append(f"{who} {_conjugate(who, 'score', plural=plural)} {p}")
     return _names_and(out)
 
 
@@ -269,6 +292,10 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
         return [f"{who} called a misdeal: the deal is cancelled, no one scores, and "
                 f"{object_form(names[view.dealer])} {_conjugate(names[view.dealer], 'deal')} again"]
     result = HandResult.of_view(view)
+    if result.thrown_in and view.rules.auction:
+        nxt = names[(view.dealer + 1) % view.players]
+        return [f"everyone passed and the Joker was the unused card, so the hand is thrown in: no one "
+                f"scores, and {object_form(nxt)} {_conjugate(nxt, 'deal')} next"]
     if result.thrown_in:
         nxt = names[(view.dealer + 1) % view.players]
         return [f"everyone passed, so the hand is thrown in: no one scores, and {object_form(nxt)} "
@@ -287,6 +314,13 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
         detail.append(f", made by {object_form(maker)}")
     detail.append(f"; {_tricks(taken, view.rules.hand_size)})")
     going = ", going alone," if loner else ""
+    if view.rules.auction:  # Hasenpfeffer: the bid made or set
+        detail[-1] = f"; bid {result.bid}, {_tricks(taken, view.rules.hand_size)})"
+        if result.made:
+            what = f"{who} made the bid"
+        else:
+            what = f"{who} {_conjugate(who, 'were', plural=plural)} set"
+        return [what, *detail, ": " + _scorers(view, names)]
     if result.march:
         what = f"{who}{going} marched"
     elif result.made:
@@ -323,7 +357,7 @@ def missing_choice_parts(view: PlayerView) -> list[list[Part]]:
             out.append(["The dealer's partner may order up only by going alone (Canadian loner)."])
         if alone_missing:
             out.append(["Going alone is not allowed in these rules."])
-    elif view.phase is Phase.BID2:
+    elif view.phase is Phase.BID2 and view.up_card is not None:
         if view.up_card.suit is not None:
             out.append(["The turned-down suit, ", view.up_card.suit, ", cannot be named."])
         if r.stick_the_dealer and seat == view.dealer:

@@ -766,6 +766,7 @@ def _rebuild_deal(st: State, init: dict[str, Any], plays: _Plays, recorded_disca
                   discard_at: int, actions: list[tuple[int, Action, str]], where: str) -> _Hand:
     """The full deal: the cards each seat played or is given, the rest filled (see ``notes``)."""
     rules, dealer, up = st.rules, st.dealer, st.up_card
+    assert up is not None  # EGN records games with an up card only
     held = _Holdings(where, rules.players)
     held.owner[up] = "the up card"
     for seat, cards in enumerate(plays.by_seat):
@@ -807,6 +808,7 @@ def _deduce_discard(held: _Holdings, plays: _Plays, st: State) -> tuple[Card | N
     """The dealer's buried card when the record does not give it, and how it is known
     (``"deduced"`` or ``"filled"``); ``None`` when it must come from the unplayed cards."""
     dealer, up = st.dealer, st.up_card
+    assert up is not None  # EGN records games with an up card only
     mine = held.known[dealer]
     cands = [c for c in [*mine, up] if c not in plays.by_seat[dealer]]
     forced = [c for c in cands if plays.cannot_hold(dealer, c)]
@@ -1009,6 +1011,8 @@ def _check_exportable(rules: Rules) -> None:
         problems.append("the ace-no-face redeal (EGN has no misdeal offer nor cancelled deal)")
     if rules.farmers_hand:
         problems.append("the farmer's hand (EGN has no exchange with the stock before the bidding)")
+    if rules.auction:
+        problems.append("Hasenpfeffer's auction (EGN has no bids of tricks, no six-card hands and no unused card)")
     if problems:
         raise RecordError(f"EGN cannot express these rules: {', '.join(problems)}")
 

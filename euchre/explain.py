@@ -47,6 +47,7 @@ _PRESET_TITLES = {
     "two-handed": "Two-handed Euchre",
     "cut-throat": "Cut-throat Euchre",
     "railroad": "Railroad Euchre",
+    "hasenpfeffer": "Hasenpfeffer",
 }
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -98,7 +99,11 @@ def _listing(words: list[str]) -> str:
 
 # --- the rules of one Rules object -------------------------------------------------------------------
 def _players(r: Rules) -> Section:
-    if r.players == 4:
+    if r.auction:
+        paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
+                 "Each hand, the side of the highest bidder (the makers) tries to take at least the tricks "
+                 "bid, of six; the other side (the defenders) tries to stop them."]
+    elif r.players == 4:
         paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
                  "Each hand, the side that names trump (the makers) tries to take at least three of the five "
                  "tricks; the other side (the defenders) tries to stop them."]
@@ -133,6 +138,42 @@ def _cards(r: Rules) -> Section:
     paras.append(f"In the other suits the order is {_listing(ranks)}; the suit of the left bower has no jack "
                  "in that hand.")
     return Section("The cards", tuple(paras))
+
+
+def _auction_sections(r: Rules) -> list[Section]:
+    """Hasenpfeffer (RULES-FAMILY.md 14): the deal, the bidding, the play, the scoring and the end."""
+    deal = Section("The deal", (
+        "The first dealer is chosen at random; after every hand, thrown in or played, the deal passes to the left.",
+        "Each player gets six cards, dealt in threes from the dealer's left. The last card stays face down: "
+        "it is never used and never shown.",
+    ))
+    bidding = Section("Bidding", (
+        "Starting left of the dealer and ending with the dealer, each player has one turn: pass, or bid "
+        "a number of tricks from 1 to 6, higher than any bid so far. The highest bidder and their partner "
+        "are the makers.",
+        "If everyone passes, the player holding the Joker must bid 3 (everyone learns who holds it). If "
+        "the Joker is the unused card, the hand is thrown in and the next dealer deals.",
+        "The highest bidder names any suit as trump.",
+    ))
+    play = Section("Playing the tricks", (
+        "The highest bidder leads the first trick.",
+        "Each player in turn plays one card and must follow the suit led if possible: a trump lead is "
+        "followed with any trump, the left bower and the Joker included, and the left bower never follows "
+        "its printed suit. A player who cannot follow may play any card.",
+        "The highest trump played wins the trick; if no trump was played, the highest card of the suit led "
+        "wins. The winner leads the next trick, until all six tricks are played.",
+    ))
+    score = ["Makers who take at least the bid score one point for each trick they took; makers who take "
+             "fewer lose the bid: their score goes down by it, and may go below 0."]
+    score.append("The defenders score one point for each trick they took." if r.defenders_score_tricks
+                 else "The defenders score nothing.")
+    scoring = Section("Scoring", tuple(score))
+    ending = Section("Winning the game", (
+        f"The first side to reach {_points(r.target or 0)} alone on top wins the game. If the top scores "
+        "are level, play goes on hand by hand until one side is ahead.",
+        f"A side whose score falls to -{r.target} or below loses the game at once.",
+    ))
+    return [deal, bidding, play, scoring, ending]
 
 
 def _deal(r: Rules) -> Section:
@@ -357,8 +398,12 @@ def rules_sections(rules: Rules, preset: str | None = None) -> tuple[Section, ..
         said = _said(title)
         tail = ", with some switches changed." if changed else "."
         intro.append(Section(title, (f"The rules of {said}{tail}",)))
-    parts = [_players(rules), _cards(rules), _deal(rules), _bidding(rules), _alone(rules), _play(rules),
-             _scoring(rules), _ending(rules)]
+    if rules.auction:
+        deal, bidding, play, scoring, ending = _auction_sections(rules)
+        parts = [_players(rules), _cards(rules), deal, bidding, _alone(rules), play, scoring, ending]
+    else:
+        parts = [_players(rules), _cards(rules), _deal(rules), _bidding(rules), _alone(rules), _play(rules),
+                 _scoring(rules), _ending(rules)]
     return tuple(intro) + tuple(s for s in parts if s is not None)
 
 

@@ -165,6 +165,10 @@ class Game:
 
     def _decide(self) -> tuple[int, ...]:
         r = self.rules
+        if r.auction and r.target is not None:  # the back door (RULES-FAMILY.md 14): -target loses at once
+            fallen = [side for side, v in enumerate(self.scores) if v <= -r.target]
+            if fallen:
+                return tuple(side for side in range(r.sides) if side not in fallen)
         if r.target is not None:
             ended = max(self.scores) >= r.target
         elif r.duration is not None:
@@ -212,6 +216,8 @@ class Game:
         """
         hand = self.state
         if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
+            return None
+        if hand.rules.auction:  # the solver plays five-card hands only (for now)
             return None
         if not certain_sweep(self.view(hand.to_act)):
             return None
@@ -290,6 +296,8 @@ class Game:
             return f"a claim is made during the play of the cards, not {hand.phase_words()}"
         if hand.rules.hand_size - len(hand.tricks) < 2:
             return "only the last trick is left: play its card"
+        if hand.rules.auction:
+            return "claims are not supported in Hasenpfeffer yet: play on"
         return "the rest of the tricks are not certain to be yours: play on"
 
     def undo_steps(self, seat: int) -> int:

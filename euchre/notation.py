@@ -191,6 +191,8 @@ class GameRecord:
                 "stock": " ".join(map(str, h.deal.stock)),
                 "actions": [f"p{s} {a}" for s, a in h.actions],
             }
+            if h.deal.up_card is None:  # Hasenpfeffer: no up card; the unused card is the stock
+                del d["up"]
             if h.points is not None:
                 d["points"] = list(h.points)
             if h.elapsed is not None:
@@ -240,7 +242,8 @@ class GameRecord:
                 cards = hd["cards"]
                 if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                     raise RecordError(f"{where}: cards must be a list of strings, one per seat")
-                state = State(rules, dealer=_int(hd, "dealer", where), hands=cards, up_card=str(hd["up"]),
+                up = str(hd["up"]) if rules.has_up_card or "up" in hd else None
+                state = State(rules, dealer=_int(hd, "dealer", where), hands=cards, up_card=up,
                               stock=str(hd.get("stock", "")) if "stock" in hd else None)
             except KeyError as e:
                 raise RecordError(f"{where}: missing {e.args[0]!r}") from None

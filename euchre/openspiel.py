@@ -55,6 +55,8 @@ def os_common(action: Action, up_suit: int) -> int:
 
 def chance_outcomes(state: State) -> list[int]:
     """The chance actions that put OpenSpiel at the deal of ``state`` (a four-player hand)."""
+    state.rules.refuse_six_cards("the OpenSpiel cross-check")
+    assert state.up_card is not None
     dealer = state.dealer
     out = [dealer]
     for r in range(5):

@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from euchre.actions import ACTIONS, NUM_ACTIONS, Kind
+from euchre.actions import ACTIONS, EUCHRE_ACTIONS, Kind
 from euchre.cards import CARDS, NUM_TRUMPS, deck_cards, trump_letter
 from euchre.game import Game
 from euchre.rules import Rules
-from euchre.state import Phase, State
+from euchre.state import EUCHRE_PHASES, Phase, State
 from euchre.view import PlayerView
 
 __all__ = ["GAME_NAME", "PARAMETERS", "SWITCHES", "HORIZONS", "EuchreGame", "EuchreState", "EuchreObserver",
@@ -76,9 +76,9 @@ PARAMETERS: dict[str, bool | int | float | str] = {"preset": "american", "horizo
 
 HORIZONS = ("hand", "game")
 """The episodes: one hand (the default), or one whole game."""
-_DEAL = len(Phase)
+_DEAL = EUCHRE_PHASES
 """The phase slot of a chance node (the cards are being dealt): after the engine's phases."""
-_PUBLIC_CODES = tuple(a for a in ACTIONS if a.kind not in (Kind.PLAY, Kind.DISCARD, Kind.GIVE))
+_PUBLIC_CODES = tuple(a for a in ACTIONS[:EUCHRE_ACTIONS] if a.kind not in (Kind.PLAY, Kind.DISCARD, Kind.GIVE))
 """The decisions that name no card (bids, take, defend alone, the offers): the ``bids`` slice."""
 _PUBLIC_INDEX = {int(a): i for i, a in enumerate(_PUBLIC_CODES)}
 
@@ -170,6 +170,7 @@ class EuchreGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**PARAMETERS, **(params or {})}
         rules = rules_from_params(params)
+        rules.refuse_six_cards("the OpenSpiel game")
         horizon = str(params["horizon"])
         max_hands = int(params["max_hands"])
         if horizon not in HORIZONS:
@@ -189,7 +190,7 @@ class EuchreGame(pyspiel.Game):
         else:
             bound = 1.0
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=EUCHRE_ACTIONS,
             max_chance_outcomes=max(max(deck) + 1, rules.players),
             num_players=rules.players,
             min_utility=-bound,
@@ -459,6 +460,7 @@ def deal_actions(hand: State) -> list[int]:
     deal = hand.deal
     n = hand.n
     size = hand.rules.hand_size
+    assert deal.up_card is not None  # the OpenSpiel game refuses Hasenpfeffer
     return [int(deal.hands[(deal.dealer + k) % n][k // n]) for k in range(size * n)] + [int(deal.up_card)]
 
 
@@ -517,7 +519,7 @@ class EuchreObserver:
             pieces += [("player", (n,)), ("hand", (d,)), ("discard", (d,)), ("farmer_cards", (2, d))]
         if self.public:
             pieces += [
-                ("phase", (len(Phase) + 1,)), ("dealer", (n,)), ("to_act", (n,)), ("up_card", (d,)),
+                ("phase", (EUCHRE_PHASES + 1,)), ("dealer", (n,)), ("to_act", (n,)), ("up_card", (d,)),
                 ("flags", (3,)), ("trump", (NUM_TRUMPS,)), ("maker", (n,)), ("sitting_out", (n,)),
                 ("lone_defender", (n,)), ("leader", (n,)), ("trick", (n, d)), ("played", (n, d)),
                 ("tricks_won", (n,)), ("bids", (n, len(_PUBLIC_CODES))), ("gifts", (2, n + 2 * d)),
@@ -525,7 +527,7 @@ class EuchreObserver:
                 ("hand_number", (1,)),
             ]
             if self.perfect_recall:
-                pieces.append(("history", (cfg.deal_length, n + 1 + NUM_ACTIONS)))
+                pieces.append(("history", (cfg.deal_length, n + 1 + EUCHRE_ACTIONS)))
         total = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(total, np.float32)
         self.dict: dict[str, np.ndarray] = {}
@@ -573,6 +575,7 @@ class EuchreObserver:
             seat = getattr(view, name)
             if seat >= 0:
                 t[name][seat] = 1
+        assert view.up_card is not None  # the OpenSpiel game refuses Hasenpfeffer
         t["up_card"][ci[view.up_card]] = 1
         t["flags"][:] = (view.up_card_taken, view.dealer_discarded, view.alone)
         if view.trump is not None:

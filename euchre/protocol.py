@@ -55,7 +55,7 @@ VIEW_KEYS = (
     "seat", "rules", "hand_number", "dealer", "phase", "to_act", "hand", "up_card", "up_card_taken",
     "dealer_discarded", "discard", "actions", "trump", "maker", "alone", "sitting_out", "lone_defender",
     "leader", "trick", "tricks", "tricks_won", "legal", "points", "scores", "gifts", "misdeal", "misdeal_hand",
-    "farmer", "farmer_gave", "farmer_took",
+    "farmer", "farmer_gave", "farmer_took", "bid", "bidder", "forced_bid",
 )
 """The keys of :func:`view_to_dict`, in order."""
 
@@ -89,7 +89,7 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "phase": view.phase.name.lower(),
         "to_act": _seat(view.to_act),
         "hand": [str(c) for c in view.hand],
-        "up_card": str(view.up_card),
+        "up_card": None if view.up_card is None else str(view.up_card),
         "up_card_taken": view.up_card_taken,
         "dealer_discarded": view.dealer_discarded,
         "discard": None if view.discard is None else str(view.discard),
@@ -114,6 +114,9 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "farmer": _seat(view.farmer),
         "farmer_gave": [str(c) for c in view.farmer_gave],
         "farmer_took": [str(c) for c in view.farmer_took],
+        "bid": view.bid,
+        "bidder": _seat(view.bidder),
+        "forced_bid": view.forced_bid,
     }
 
 
@@ -178,7 +181,7 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             phase=Phase[str(data["phase"]).upper()],
             to_act=_unseat(data["to_act"]),
             hand=tuple(card(c) for c in data["hand"]),
-            up_card=card(data["up_card"]),
+            up_card=None if data["up_card"] is None else card(data["up_card"]),
             up_card_taken=bool(data["up_card_taken"]),
             dealer_discarded=bool(data["dealer_discarded"]),
             discard=None if data["discard"] is None else card(data["discard"]),
@@ -205,6 +208,9 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             farmer=_unseat(data.get("farmer")),
             farmer_gave=tuple(card(c) for c in data.get("farmer_gave", ())),
             farmer_took=tuple(card(c) for c in data.get("farmer_took", ())),
+            bid=int(data.get("bid", 0)),
+            bidder=_unseat(data.get("bidder")),
+            forced_bid=bool(data.get("forced_bid", False)),
         )
     except KeyError as e:
         raise ValueError(f"view: missing key {e.args[0]!r}") from None

@@ -191,6 +191,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     ``points`` (the hand's, once over) and ``scores`` (the game's, per side).
     """
     rules = game.rules
+    rules.refuse_six_cards("the replay viewer")
     names = list(players) if players else default_names(rules.players)
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} names are needed, got {len(names)}")
@@ -202,6 +203,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     last_hand = len(game.hands) - 1
     for hi, played in enumerate(game.hands):
         state = State.from_deal(rules, played.deal)
+        assert state.up_card is not None  # build_timeline refuses Hasenpfeffer
         first = len(t.steps)
         bids: list[dict[str, Any]] = []
         deal_words = (f"Hand {hi + 1}, dealt by {names[state.dealer]}: the up card is "

@@ -57,6 +57,11 @@ class HandResult:
     """Points per side."""
     super_euchre: bool = False
     """Euchred without a single trick, under the super-euchre rule."""
+    bid: int | None = None
+    """Hasenpfeffer (RULES-FAMILY.md 14): the high bid in tricks (made when ``maker_tricks`` is at
+    least it, else set: :attr:`Outcome.EUCHRED`); ``None`` in the other games and when thrown in."""
+    forced_bid: bool = False
+    """Hasenpfeffer: the bid was the Joker holder's forced 3."""
 
     @property
     def made(self) -> bool:
@@ -86,15 +91,19 @@ class HandResult:
             "outcome": str(self.outcome), "dealer": self.dealer, "maker": self.maker, "maker_side": self.maker_side,
             "trump": None if self.trump is None else trump_letter(self.trump), "alone": self.alone,
             "lone_defender": self.lone_defender, "maker_tricks": self.maker_tricks, "points": list(self.points),
-            "super_euchre": self.super_euchre,
+            "super_euchre": self.super_euchre, "bid": self.bid, "forced_bid": self.forced_bid,
         }
 
     @staticmethod
     def _make(rules: Any, dealer: int, maker: int, trump: int | None, alone: bool, lone_defender: int,
-              taken: int, points: tuple[int, ...], side_of: Any) -> HandResult:
+              taken: int, points: tuple[int, ...], side_of: Any, bid: int = 0, forced: bool = False) -> HandResult:
         if maker < 0 or trump is None:
             return HandResult(Outcome.THROWN_IN, dealer, None, None, None, False, None, None, points)
         size = rules.hand_size
+        if rules.auction:  # made when the makers took at least the bid
+            outcome = (Outcome.MARCH if taken == size else Outcome.MADE) if taken >= bid else Outcome.EUCHRED
+            return HandResult(outcome, dealer, maker, side_of(maker), SUITS[trump], False, None, taken, points,
+                              bid=bid, forced_bid=forced)
         if taken == size:
             outcome = Outcome.MARCH
         elif taken > size // 2:
@@ -113,7 +122,7 @@ class HandResult:
             raise ValueError(f"the hand is not over: it is {state.phase_words()}")
         taken = state.maker_tricks() if state.maker >= 0 else 0
         return cls._make(state.rules, state.dealer, state.maker, state.trump, state.alone, state.lone_defender,
-                         taken, tuple(state.points), state.side_of)
+                         taken, tuple(state.points), state.side_of, state.bid, state.forced_bid)
 
     @classmethod
     def of_view(cls, view: PlayerView) -> HandResult:
@@ -125,4 +134,5 @@ class HandResult:
             side = view.side_of(view.maker)
             taken = sum(n for seat, n in enumerate(view.tricks_won) if view.side_of(seat) == side)
         return cls._make(view.rules, view.dealer, view.maker, None if view.trump is None else int(view.trump),
-                         view.alone, view.lone_defender, taken, tuple(view.points), view.side_of)
+                         view.alone, view.lone_defender, taken, tuple(view.points), view.side_of, view.bid,
+                         view.forced_bid)

@@ -169,6 +169,12 @@ class Rules:
     """In a match, the winner starts the next game with its final score less the target."""
     slam: bool = False
     """In a match, a game won while every other side has 0 or less counts as two wins."""
+    auction: bool = False
+    """Hasenpfeffer (RULES-FAMILY.md 14): six cards each and one unused, no up card; one bid each
+    of 1 to 6 tricks, the Joker's holder forced to 3 when all pass; the high bidder names trump and
+    leads; the makers score their tricks if they take the bid, else lose it."""
+    defenders_score_tricks: bool = False
+    """With auction, the defenders score the tricks they take (both rows of the table)."""
 
     PRESET_ALIASES: ClassVar[dict[str, str]] = {}
 
@@ -251,6 +257,27 @@ class Rules:
         self._validate_no_trump(bad)
         self._validate_call_for_best(bad)
         self._validate_offers(bad)
+        self._validate_auction(bad)
+
+    def _validate_auction(self, bad: Any) -> None:
+        """RULES-FAMILY.md 14, 18.1 and 18.7: Hasenpfeffer is four players with the Joker's deck,
+        no alone, a target the only ending; RULES.md's switches of sections 4 and 6 and the house
+        rules of section 12 are refused in it."""
+        if self.defenders_score_tricks and not self.auction:
+            raise bad("defenders_score_tricks", "needs auction=True (Hasenpfeffer's trick scoring)")
+        if not self.auction:
+            return
+        if self.players != 4:
+            raise bad("players", "Hasenpfeffer (auction=True) needs four players")
+        if self.deck != 25:
+            raise bad("deck", "Hasenpfeffer (auction=True) needs the 25-card deck with the Joker")
+        if self.target is None:
+            raise RulesError("Rules.target: Hasenpfeffer (auction=True) ends at a target score only "
+                             f"(got {'a duration' if self.duration is not None else 'a number of deals'})")
+        defaults = _AUCTION_FIXED
+        for name, value in defaults.items():
+            if getattr(self, name) != value:
+                raise bad(name, f"is not a rule of Hasenpfeffer (auction=True); it must stay {value!r}")
 
     def _validate_offers(self, bad: Any) -> None:
         """RULES-FAMILY.md 12.3, 12.4 and 18.1: the offers only in four-player Euchre; the
@@ -359,8 +386,28 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat, and so tricks in a hand (:data:`HAND_SIZE` for every variant)."""
-        return HAND_SIZE
+        """Cards dealt to each seat, and so tricks in a hand: 6 in Hasenpfeffer (``auction``), else
+        :data:`HAND_SIZE`."""
+        return 6 if self.auction else HAND_SIZE
+
+    @property
+    def has_up_card(self) -> bool:
+        """A card is turned up after the deal (every game but Hasenpfeffer, whose 25th card lies
+        face down, unused)."""
+        return not self.auction
+
+    def refuse_six_cards(self, what: str) -> None:
+        """Raise :class:`RulesError` if these rules deal six-card hands (Hasenpfeffer), which
+        ``what`` (a consumer of the engine) does not support yet.
+
+        >>> Rules.preset("hasenpfeffer").refuse_six_cards("the solver")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        euchre.errors.RulesError: Rules.auction: the solver does not support Hasenpfeffer (six-card hands, ...) yet
+        """
+        if self.auction:
+            raise RulesError(f"Rules.auction: {what} does not support Hasenpfeffer (six-card hands, bids of "
+                             "tricks) yet")
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -466,7 +513,19 @@ _FIELD_TYPES: dict[str, type] = {
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
     "tie_break": bool, "match_games": object, "match_wins": object, "laps": bool, "slam": bool,
+    "auction": bool, "defenders_score_tricks": bool,
 }
+
+_AUCTION_FIXED: dict[str, Any] = {
+    "going_alone": False, "stick_the_dealer": False, "canadian_loner": False, "defend_alone": False,
+    "loner_lead": "dealer_left", "no_trump": False, "low_no_trump": False, "call_for_best": False,
+    "best_card_free": False, "ace_no_face": False, "farmers_hand": False, "make_points": 1,
+    "march_points": 2, "loner_march_points": 4, "euchre_points": 2, "loner_euchre_points": 2,
+    "lone_defender_euchre_points": 4, "super_euchre": False, "super_euchre_points": 4,
+    "dealer_may_discard_up_card": True, "tie_break": True, "match_games": None, "match_wins": None,
+}
+"""The fields Hasenpfeffer leaves at their defaults (their rules do not exist in it, or, for a
+match and the tie break, not in this slice)."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "american": {},
@@ -477,6 +536,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "cut-throat": {"players": 3, "deck": 20, "going_alone": False},
     "railroad": {"deck": 25, "call_for_best": True, "defend_alone": True, "loner_euchre_points": 4,
                  "lone_defender_euchre_points": 4},
+    "hasenpfeffer": {"deck": 25, "auction": True, "going_alone": False},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
 
@@ -489,6 +549,8 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "cut-throat": "three players, 20 cards, the maker plays alone; 1 / 3 / 2 to each opponent",
     "railroad": "four players, 25 cards with the Joker, first to 10, call for best and defend alone; "
                 "a euchred loner gives 4",
+    "hasenpfeffer": "four players, 25 cards with the Joker, six each and one unused; one bid each of 1 to 6 "
+                    "tricks, the Joker's holder forced to 3; first to 10, back door at -10",
 }
 
 _ALIASES: dict[str, str] = {
@@ -501,5 +563,6 @@ _ALIASES: dict[str, str] = {
     "cutthroat": "cut-throat", "three": "cut-throat", "3p": "cut-throat", "three-handed": "cut-throat",
     "three-player": "cut-throat",
     "railroad-euchre": "railroad", "call-for-best": "railroad",
+    "hasenpfepper": "hasenpfeffer", "hasen": "hasenpfeffer", "hasenpfeffer-euchre": "hasenpfeffer",
 }
 

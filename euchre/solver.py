@@ -323,6 +323,7 @@ class Solver:
         self._tseats = np.zeros(4, dtype=np.int64)
 
     def _setup(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]:
+        state.rules.refuse_six_cards("the solver")
         if state.phase is not Phase.PLAY:
             raise PhaseError(f"the solver needs a hand in trick play, not {state.phase_words()}")
         n = state.n

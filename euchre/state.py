@@ -16,6 +16,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from euchre.actions import (
+    BID_ACTIONS,
     CALL_LOW,
     CALL_LOW_ALONE,
     CALL_NO_TRUMP,
@@ -27,6 +28,7 @@ from euchre.actions import (
     GIVE_ACTIONS,
     GIVE_OFFSET,
     KEEP,
+    MAX_BID,
     MISDEAL,
     ORDER,
     ORDER_ALONE,
@@ -100,6 +102,11 @@ class Phase(IntEnum):
     OFFERS = 14
     """The offers as every other seat sees them (RULES-FAMILY.md 12.7): an offer is pending and no
     seat is shown to act. A view's phase only; a :class:`State` never stands here."""
+    AUCTION = 15
+    """Hasenpfeffer (RULES-FAMILY.md 14): one turn each from the dealer's left, pass or bid 1 to 6
+    tricks above the highest bid so far."""
+    NAME_TRUMP = 16
+    """Hasenpfeffer: the high bidder names any suit as trump."""
 
 
 class Gift(NamedTuple):
@@ -131,17 +138,20 @@ class Trick(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The cards of a hand before anyone acts: each seat's five, the up card, the rest of the
-    stock. Records store this (not only a seed), so a hand replays without shuffling code."""
+    """The cards of a hand before anyone acts: each seat's five (six in Hasenpfeffer), the up card,
+    the rest of the stock. Records store this (not only a seed), so a hand replays without
+    shuffling code. Hasenpfeffer turns no card up: ``up_card`` is ``None`` and the unused card is
+    the stock."""
 
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
-    up_card: Card
+    up_card: Card | None
     stock: tuple[Card, ...]
 
     def __str__(self) -> str:
         seats = " / ".join(" ".join(map(str, h)) for h in self.hands)
-        return f"dealer {self.dealer}: {seats}; up {self.up_card}; stock {' '.join(map(str, self.stock))}"
+        up = "" if self.up_card is None else f"; up {self.up_card}"
+        return f"dealer {self.dealer}: {seats}{up}; stock {' '.join(map(str, self.stock))}"
 
 
 def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
@@ -159,9 +169,15 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
 
 
 (_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST,
- _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS) = Phase
+ _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS, _AUCTION, _NAME_TRUMP) = Phase
+EUCHRE_PHASES = 15
+"""The phases of the five-card games (all but Hasenpfeffer's AUCTION and NAME_TRUMP): the one-hot
+phase of the learning environment's and the OpenSpiel game's observations, which refuse
+Hasenpfeffer for now, so their layouts did not change."""
 OFFER_PHASES = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER)
 """The phases of a pending offer (hidden from every seat but the offered one, RULES-FAMILY.md 12.7)."""
+_NO_BID = (0, -1, False)
+"""``State.auction`` before any bid."""
 _FACES = frozenset((4, 5, 6, 8))
 """Card ranks of a K, Q, J or the Joker (:attr:`Card.rank`)."""
 _FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(NUM_TRUMPS)]
@@ -202,6 +218,8 @@ def _packets(first: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
 
 _PACKETS = {n: _packets(first) for n, first in ((4, (3, 2, 3, 2)), (3, (3, 2, 3)), (2, (3, 2)))}
 """Deal 3-2-3-2 then 2-3-2-3 from the dealer's left (3-2-3 / 2-3-2; 3-2 / 2-3)."""
+_THREES = tuple((3 * i, 3 * i + 3, 12 + 3 * i, 15 + 3 * i) for i in range(4))
+"""Hasenpfeffer: six cards each, dealt in threes from the dealer's left (RULES-FAMILY.md 14)."""
 
 
 class State:
@@ -216,7 +234,7 @@ class State:
         "rules", "n", "dealer", "deal", "hands", "up_card", "phase", "to_act", "trump", "maker",
         "alone", "out", "lone_defender", "up_card_taken", "discard", "leader", "trick", "tricks",
         "tricks_won", "points", "history", "seats", "gifts", "misdeal", "farmer", "farmer_gave", "after_misdeal",
-        "_stack",
+        "auction", "_stack",
     )
 
     def __init__(
@@ -225,7 +243,7 @@ class State:
         *,
         dealer: int,
         hands: Sequence[Iterable[int | str] | str],
-        up_card: int | str,
+        up_card: int | str | None,
         stock: Iterable[int | str] | str | None = None,
         after_misdeal: bool = False,
     ) -> None:
@@ -236,14 +254,18 @@ class State:
         if len(hands) != n:
             raise DealError(f"a deal of these rules has {n} hands, got {len(hands)}")
         parsed = [_parse_cards(h) for h in hands]
-        up = _parse_cards([up_card])[0]
+        if rules.has_up_card and up_card is None:
+            raise DealError("a deal of these rules needs an up card")
+        if not rules.has_up_card and up_card is not None:
+            raise DealError("Hasenpfeffer turns no card up: give up_card=None and the unused card as the stock")
+        up = None if up_card is None else _parse_cards([up_card])[0]
         deck = deck_mask(rules.deck)
         seen = 0
         for seat, h in enumerate(parsed):
             if len(h) != rules.hand_size:
                 raise DealError(f"seat {seat} must be dealt {rules.hand_size} cards, got {len(h)}")
         rest = _parse_cards(stock) if stock is not None else None
-        every = [c for h in parsed for c in h] + [up] + (rest or [])
+        every = [c for h in parsed for c in h] + ([] if up is None else [up]) + (rest or [])
         for c in every:
             if not deck >> c & 1:
                 raise DealError(f"{c} is not in the {rules.deck}-card deck")
@@ -258,7 +280,7 @@ class State:
         self._setup(rules, dealer, tuple(tuple(h) for h in parsed), up, tuple(rest),
                     [mask_of(h) for h in parsed], after_misdeal)
 
-    def _setup(self, rules: Rules, dealer: int, hands: tuple[tuple[Card, ...], ...], up: Card,
+    def _setup(self, rules: Rules, dealer: int, hands: tuple[tuple[Card, ...], ...], up: Card | None,
                rest: tuple[Card, ...], masks: list[int], after_misdeal: bool = False) -> None:
         """Set every field from a deal already checked (``__init__``) or made by :meth:`random`."""
         n = self.n = rules.players
@@ -295,6 +317,10 @@ class State:
         """The cards the farmer gave (face down into the stock), in order."""
         self.after_misdeal = after_misdeal
         """This deal follows a misdeal by the same dealer: it gets no ace-no-face offers."""
+        self.auction: tuple[int, int, bool] = _NO_BID
+        """Hasenpfeffer: ``(bid, bidder, forced)``, the highest bid so far in tricks (0 before
+        any), the seat holding it (-1) and whether it is the Joker holder's forced 3 (one field,
+        so that undo snapshots stay short: see :attr:`bid`, :attr:`bidder`, :attr:`forced_bid`)."""
         self._stack: list[tuple[Any, ...]] = []
         self.phase = _BID1
         self.to_act = (dealer + 1) % n
@@ -329,7 +355,11 @@ class State:
         self._start_bidding()
 
     def _start_bidding(self) -> None:
-        if self.rules.has_joker and self.up_card == JOKER:
+        up = self.up_card
+        if up is None:  # Hasenpfeffer turns no card up: the auction
+            self.phase = _AUCTION
+            self.to_act = (self.dealer + 1) % self.n
+        elif up == JOKER and self.rules.has_joker:
             self.phase = _JOKER
             self.to_act = self.dealer
         else:
@@ -349,6 +379,14 @@ class State:
         # The shuffle is trusted: build the hands straight from the packets (no re-validation).
         hands: list[tuple[Card, ...]] = [()] * n
         masks = [0] * n
+        if rules.auction:  # Hasenpfeffer: threes, the 25th card unused and face down
+            for i, (a, b, c, d) in enumerate(_THREES):
+                seat = (dealer + 1 + i) % n
+                h = hands[seat] = (*cards[a:b], *cards[c:d])
+                masks[seat] = mask_of(h)
+            s = cls.__new__(cls)
+            s._setup(rules, dealer, tuple(hands), None, tuple(cards[24:]), masks, after_misdeal)
+            return s
         for i, (a, b, c, d) in enumerate(_PACKETS[n]):
             seat = (dealer + 1 + i) % n
             h = hands[seat] = (*cards[a:b], *cards[c:d])
@@ -396,8 +434,25 @@ class State:
         s.farmer = self.farmer
         s.farmer_gave = self.farmer_gave
         s.after_misdeal = self.after_misdeal
+        s.auction = self.auction
         s._stack = self._stack[:] if stack else []
         return s
+
+    # --- Hasenpfeffer's auction ---------------------------------------------------------------------
+    @property
+    def bid(self) -> int:
+        """Hasenpfeffer: the highest bid so far in tricks, 0 before any."""
+        return self.auction[0]
+
+    @property
+    def bidder(self) -> int:
+        """Hasenpfeffer: the seat holding the highest bid, -1 before any."""
+        return self.auction[1]
+
+    @property
+    def forced_bid(self) -> bool:
+        """Hasenpfeffer: all passed and the Joker's holder was made the high bidder at 3."""
+        return self.auction[2]
 
     # --- seats -----------------------------------------------------------------------------------
     def partner(self, seat: int) -> int | None:
@@ -452,8 +507,8 @@ class State:
         return sort_hand(iter_mask(self.hands[seat]), self.trump)
 
     def up_suit(self) -> Suit | None:
-        """The up card's suit (``None`` for a turned-up Joker)."""
-        return self.up_card.suit
+        """The up card's suit (``None`` for a turned-up Joker, or no up card)."""
+        return None if self.up_card is None else self.up_card.suit
 
     # --- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -501,6 +556,8 @@ class State:
             return DEFEND_ALONE
         if t in ("m", "k") and phase in OFFER_PHASES:
             return MISDEAL if t == "m" else KEEP
+        if phase is Phase.AUCTION and t.isdigit() and 1 <= int(t) <= MAX_BID:
+            return BID_ACTIONS[int(t) - 1]
         try:
             return Action.parse(t)
         except InvalidActionError:
@@ -555,6 +612,10 @@ class State:
             if self.phase not in OFFER_PHASES:
                 return f"nothing is offered now: it is {self.phase_words()}; you may: {options}"
             return f"{a} is not offered now ({self.phase_words()}); you may: {options}"
+        if k is Kind.BID:
+            if self.phase is not Phase.AUCTION:
+                return f"no bid now: it is {self.phase_words()}; you may: {options}"
+            return f"a bid must be above the highest so far ({self.bid}); you may: {options}"
         if k is Kind.DISCARD and self.phase is Phase.FARMER_GIVE:
             return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k is Kind.DISCARD and self.phase is Phase.BEST_DISCARD:
@@ -563,7 +624,7 @@ class State:
             if self.phase is not Phase.DISCARD:
                 return f"no discard now: it is {self.phase_words()}; you may: {options}"
             c = a.card
-            if c == self.up_card and self.hands[seat] >> c & 1:
+            if c is not None and c == self.up_card and self.hands[seat] >> c & 1:
                 return f"the rules do not let the dealer discard the up card {c}"
             return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k in (Kind.CALL, Kind.CALL_ALONE) and a.suit is None:
@@ -574,8 +635,9 @@ class State:
             if self.phase is not Phase.BID2:
                 return f"no trump may be called in the second round of bidding only; you may: {options}"
         if k in (Kind.CALL, Kind.CALL_ALONE) and self.phase is Phase.BID2:
-            if a.suit == self.up_card.suit:
-                turned = self.up_card.suit.word if self.up_card.suit is not None else "that suit"
+            up_suit = self.up_suit()
+            if a.suit == up_suit:
+                turned = up_suit.word if up_suit is not None else "that suit"
                 return f"{turned} was turned down and cannot be named; you may: {options}"
             if a.alone and not self.rules.going_alone:
                 return f"going alone is not allowed by these rules; you may: {options}"
@@ -605,6 +667,8 @@ class State:
             Phase.FARMER_OFFER: "the offer of the farmer's hand",
             Phase.FARMER_GIVE: "the farmer's hand: the farmer's choice of three cards to give",
             Phase.OFFERS: "offers",
+            Phase.AUCTION: "the bidding",
+            Phase.NAME_TRUMP: "the high bidder's choice of trump",
         }[self.phase]
 
     def _push(self, a: Action) -> None:
@@ -627,7 +691,7 @@ class State:
                 ph, seat, self.trump, self.maker, self.alone, self.out,
                 self.lone_defender, self.up_card_taken, self.discard, self.hands[:], self.leader,
                 self.trick[:], self.tricks_won[:], len(self.tricks), self.points, self.gifts,
-                self.misdeal, self.farmer, self.farmer_gave,
+                self.misdeal, self.farmer, self.farmer_gave, self.auction,
             ))
         _APPLY[ph](self, seat, a)  # a finished hand raises here, changing nothing
         self.history.append(a)
@@ -641,7 +705,7 @@ class State:
             self.out |= 1 << self.rules.partner(seat)  # type: ignore[operator]  # going alone: four players
 
     def _take_up(self) -> None:
-        self.hands[self.dealer] |= 1 << self.up_card
+        self.hands[self.dealer] |= 1 << self.up_card  # type: ignore[operator]  # a game with an up card
         self.up_card_taken = True
         self.phase = _DISCARD
         self.to_act = self.dealer
@@ -720,6 +784,11 @@ class State:
         rules = self.rules
         pts = [0] * rules.sides
         maker_side = rules.side_of(self.maker)
+        if rules.auction:  # RULES-FAMILY.md 14: the tricks taken, or minus the bid
+            pts[maker_side] = taken if taken >= self.bid else -self.bid
+            if rules.defenders_score_tricks:
+                pts[1 - maker_side] = rules.hand_size - taken
+            return tuple(pts)
         if taken >= 3:
             if taken == HAND_SIZE:
                 pts[maker_side] = rules.loner_march_points if self.alone else rules.march_points
@@ -757,7 +826,7 @@ class State:
             (self.phase, self.to_act, self.trump, self.maker, self.alone, self.out,
              self.lone_defender, self.up_card_taken, self.discard, hands, self.leader,
              trick, won, ntricks, self.points, self.gifts, self.misdeal, self.farmer,
-             self.farmer_gave) = record
+             self.farmer_gave, self.auction) = record
             # Copies: the snapshot may be shared with copies of this state (copy() shares records).
             self.hands = hands[:]
             self.trick = trick[:]
@@ -783,7 +852,7 @@ class State:
             self.trump, self.maker, self.alone, self.out, self.lone_defender, self.up_card_taken,
             self.discard, self.leader, tuple(self.trick), tuple(self.tricks), tuple(self.tricks_won),
             self.points, tuple(self.history), self.gifts, self.misdeal, self.farmer, self.farmer_gave,
-            self.after_misdeal,
+            self.after_misdeal, self.auction,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -865,7 +934,7 @@ def _apply_play(s: State, seat: int, a: Action) -> None:
         tricks = s.tricks
         tricks.append(done)
         s.trick = []
-        if len(tricks) == HAND_SIZE:
+        if len(tricks) >= HAND_SIZE and len(tricks) == s.rules.hand_size:
             s._score()
         else:
             s.leader = s.to_act = winner
@@ -893,13 +962,13 @@ def _apply_bid1(s: State, seat: int, a: Action) -> None:
             s.phase = _BID2
         s.to_act = (seat + 1) % s.n
         return
-    s._make(seat, SUITS[s.up_card >> 3], a == ORDER_ALONE)  # the up card is not the Joker here
+    s._make(seat, SUITS[s.up_card >> 3], a == ORDER_ALONE)  # type: ignore[operator]  # not the Joker here
     if s.n == 2 and seat != s.dealer:
         s.phase = _TAKE
         s.to_act = s.dealer
     elif s.out >> s.dealer & 1:
         if s.rules.call_for_best:  # RULES-FAMILY.md 12.2 step 1: the dealer adds the up card, no discard
-            s.hands[s.dealer] |= 1 << s.up_card
+            s.hands[s.dealer] |= 1 << s.up_card  # type: ignore[operator]  # round 1 has an up card
             s.up_card_taken = True
         s._after_exchange()
     else:
@@ -908,7 +977,7 @@ def _apply_bid1(s: State, seat: int, a: Action) -> None:
 
 def _legal_bid2(s: State) -> list[Action]:
     rules = s.rules
-    up = s.up_card.suit
+    up = s.up_card.suit  # type: ignore[union-attr]  # round 2 follows an up card
     acts = []
     if not (rules.stick_the_dealer and s.to_act == s.dealer):
         acts.append(PASS)
@@ -942,7 +1011,7 @@ def _apply_bid2(s: State, seat: int, a: Action) -> None:
 def _legal_discard(s: State) -> list[Action]:
     hand = s.hands[s.dealer]
     if not s.rules.dealer_may_discard_up_card:
-        hand &= ~(1 << s.up_card)
+        hand &= ~(1 << s.up_card)  # type: ignore[operator]  # a discard follows an up card
     plays = _PLAYS.get(hand)
     if plays is None:
         plays = _plays_of(hand)
@@ -1077,6 +1146,38 @@ def _apply_offers(s: State, seat: int, a: Action) -> None:
     raise IllegalActionError("the offers as another seat sees them is a view's phase; no state stands there")
 
 
+def _legal_auction(s: State) -> list[Action]:
+    return [PASS, *BID_ACTIONS[s.auction[0]:]]
+
+
+def _apply_auction(s: State, seat: int, a: Action) -> None:
+    if a != PASS:
+        s.auction = (a.tricks, seat, False)  # type: ignore[assignment]  # a bid has its tricks
+    if seat != s.dealer:
+        s.to_act = (seat + 1) % s.n
+        return
+    if s.bidder < 0:  # all passed: the Joker's holder bids 3 (no decision), else a throw-in
+        holder = next((p for p in range(s.n) if s.hands[p] >> JOKER & 1), -1)
+        if holder < 0:
+            s.phase = _OVER
+            s.points = (0,) * s.rules.sides
+            s.to_act = -1
+            return
+        s.auction = (3, holder, True)
+    s.phase = _NAME_TRUMP
+    s.to_act = s.bidder
+
+
+def _legal_name_trump(s: State) -> list[Action]:
+    return [call(x) for x in range(4)]
+
+
+def _apply_name_trump(s: State, seat: int, a: Action) -> None:
+    s._make(seat, a.suit, False)  # type: ignore[arg-type]  # a suit call
+    s.phase = _PLAY
+    s.leader = s.to_act = seat  # the high bidder leads
+
+
 def _legal_over(s: State) -> list[Action]:
     return []
 
@@ -1110,6 +1211,8 @@ _UNITS: dict[Phase, _Unit] = {
     Phase.FARMER_OFFER: _Unit(_legal_farmer_offer, _apply_farmer_offer),
     Phase.FARMER_GIVE: _Unit(_legal_farmer_give, _apply_farmer_give),
     Phase.OFFERS: _Unit(_legal_offers, _apply_offers),
+    Phase.AUCTION: _Unit(_legal_auction, _apply_auction),
+    Phase.NAME_TRUMP: _Unit(_legal_name_trump, _apply_name_trump),
 }
 """The unit of each phase."""
 _LEGAL = tuple(_UNITS[p].legal for p in Phase)

@@ -224,6 +224,14 @@ def _score_line(view: PlayerView, names: Sequence[str]) -> Text:
 
 
 def _up_card_line(view: PlayerView) -> Text:
+    if view.up_card is None:  # Hasenpfeffer: the unused card is never shown
+        line = Text("Bid: ", style="bold")
+        if view.bidder < 0:
+            return line + Text("none yet" if view.trump is None else "-", style="dim")
+        line += Text(f"{view.bid} tricks, seat {view.bidder}")
+        if view.forced_bid:
+            line += Text("  (all passed: the Joker's holder bids 3)", style="dim")
+        return line
     line = Text("Up card: ", style="bold") + card_text(view.up_card)
     if view.up_card_taken:
         line += Text("  (taken by the dealer)", style="dim")

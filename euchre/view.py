@@ -60,7 +60,8 @@ class PlayerView:
     """Seat to act, -1 when the hand is over (``null`` in the protocol)."""
     hand: tuple[Card, ...]
     """This seat's cards now, in display order (empty for a spectator)."""
-    up_card: Card
+    up_card: Card | None
+    """The card turned up after the deal; ``None`` in Hasenpfeffer (its 25th card is never shown)."""
     up_card_taken: bool
     """The dealer picked the up card up (it is in the dealer's hand until played)."""
     dealer_discarded: bool
@@ -109,6 +110,13 @@ class PlayerView:
     """The cards the farmer gave into the stock, in the farmer's own view only."""
     farmer_took: tuple[Card, ...] = ()
     """The three cards the farmer took from under the up card, in the farmer's own view only."""
+    bid: int = 0
+    """Hasenpfeffer (RULES-FAMILY.md 14): the highest bid so far in tricks, 0 before any."""
+    bidder: int = -1
+    """Hasenpfeffer: the seat holding the highest bid, -1 before any."""
+    forced_bid: bool = False
+    """Hasenpfeffer: all passed and the Joker's holder, ``bidder``, was made to bid 3 (so everyone
+    knows where the Joker is)."""
 
     @classmethod
     def of(cls, state: State, seat: int | None, *, game: Game | None = None) -> PlayerView:
@@ -161,6 +169,9 @@ class PlayerView:
             farmer=state.farmer,
             farmer_gave=gave,
             farmer_took=took,
+            bid=state.bid,
+            bidder=state.bidder,
+            forced_bid=state.forced_bid,
         )
 
     @property
@@ -267,9 +278,17 @@ class PlayerView:
                 known |= 1 << given
             if buried is not None:
                 known |= 1 << buried
-        if not self.up_card_taken:
+        if self.up_card is not None and not self.up_card_taken:
             known |= 1 << self.up_card
+        if self.rules.auction and self.phase is Phase.OVER and self.bidder < 0:
+            known |= 1 << JOKER  # a Hasenpfeffer throw-in: the Joker was the unused card
         return deck_mask(self.rules.deck) & ~known
+
+    @property
+    def joker_holder(self) -> int | None:
+        """Hasenpfeffer: the seat known by all to hold the Joker after a forced bid, else ``None``
+        (this seat may know it from its own hand, which this does not tell)."""
+        return self.bidder if self.forced_bid else None
 
     def unseen(self) -> tuple[Card, ...]:
         """The cards of :meth:`unseen_mask`, lowest id first."""
@@ -294,6 +313,7 @@ class PlayerView:
         so the sample is drawn from the deals and choices that explain the view (see
         :func:`_resample_house`).
         """
+        self.rules.refuse_six_cards("resampling (the search bots)")
         if (self.gifts or self.phase in _HOUSE_PHASES or self.misdeal >= 0 or self.farmer >= 0
                 or self.rules.ace_no_face or self.rules.farmers_hand):
             return _resample_house(self, rng, tries)
@@ -301,6 +321,7 @@ class PlayerView:
         n = rules.players
         dealer = self.dealer
         up = self.up_card
+        assert up is not None  # resampling refuses Hasenpfeffer (no up card)
         played: list[int] = [0] * n
         for tr in self.tricks:
             for s, c in tr.plays:
@@ -516,6 +537,7 @@ def _house_plan(view: PlayerView) -> _Plan:
     me = view.seat
     dealer = view.dealer
     up = view.up_card
+    assert up is not None  # resampling refuses Hasenpfeffer (no up card)
     plan = _Plan()
     plan.n = n
     plan.me = me
@@ -836,6 +858,7 @@ def _house_try(view: PlayerView, plan: _Plan, rng: random.Random, exact: bool) -
     me = plan.me
     dealer = view.dealer
     up = view.up_card
+    assert up is not None  # resampling refuses Hasenpfeffer (no up card)
     filled = _fill(view, plan, rng, exact)
     if filled is None:
         return None

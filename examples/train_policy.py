@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from euchre.actions import NUM_ACTIONS, Action
+from euchre.actions import EUCHRE_ACTIONS, Action
 from euchre.arena import ArenaResult, run_arena
 from euchre.bots import Bot, make_bot, register_bot
 from euchre.envs import euchre_v0
@@ -82,7 +82,7 @@ def _relabellings() -> tuple[np.ndarray, np.ndarray]:
     engine code ``codes[k][j]``)."""
     size = euchre_v0.OBSERVATION_SIZE
     slots = np.tile(np.arange(size), (4, 1))
-    codes = np.tile(np.arange(NUM_ACTIONS), (4, 1))
+    codes = np.tile(np.arange(EUCHRE_ACTIONS), (4, 1))
     for key in range(4):
         order = (key, _SAME_COLOUR[key], *(s for s in range(4) if s not in (key, _SAME_COLOUR[key])))
         card = [order[c // 8] * 8 + c % 8 for c in range(32)] + [32]  # relabelled card id -> engine card id
@@ -103,7 +103,7 @@ def _relabellings() -> tuple[np.ndarray, np.ndarray]:
 
 
 _SLOTS, _CODES = _relabellings()
-_IDENTITY = np.arange(NUM_ACTIONS)
+_IDENTITY = np.arange(EUCHRE_ACTIONS)
 
 
 def features(observation: np.ndarray, mask: np.ndarray, kind: str = "suits") -> tuple[np.ndarray, np.ndarray,
@@ -151,8 +151,8 @@ class LinearPolicy:
             raise ValueError(f"features must be one of {', '.join(FEATURES)}, got {kind!r}")
         self.kind = kind
         size = euchre_v0.OBSERVATION_SIZE
-        self.w = np.zeros((NUM_ACTIONS, size), dtype=np.float64)
-        self.b = np.zeros(NUM_ACTIONS, dtype=np.float64)
+        self.w = np.zeros((EUCHRE_ACTIONS, size), dtype=np.float64)
+        self.b = np.zeros(EUCHRE_ACTIONS, dtype=np.float64)
         self.u = np.zeros(size, dtype=np.float64)
         self.c = np.zeros(1, dtype=np.float64)
 
@@ -273,7 +273,7 @@ def _play_game(env: Any, policy: LinearPolicy, rng: np.random.Generator, game_se
         action = policy.sample(x, legal, rng)
         xs.append(x)
         actions.append(action)
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask = np.zeros(EUCHRE_ACTIONS, dtype=bool)
         mask[legal] = True
         masks.append(mask)
         pending += 1

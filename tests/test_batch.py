@@ -29,7 +29,8 @@ def relative(values: tuple[int, ...]) -> list[float]:
     return [float(v) - (total - v) / (len(values) - 1) for v in values]
 
 
-CONFIGS: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.preset_names()}
+CONFIGS: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.preset_names()
+                             if not Rules.preset(name).auction}  # batch refuses Hasenpfeffer for now
 CONFIGS.update({
     "stick the dealer": Rules(stick_the_dealer=True, dealer_may_discard_up_card=False),
     "canadian loner": Rules(canadian_loner=True),

@@ -175,7 +175,8 @@ def test_action_parse_errors(text: str) -> None:
 
 
 def test_action_codes_are_fixed() -> None:
-    assert NUM_ACTIONS == 119  # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers, appended
+    assert NUM_ACTIONS == 125  # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers + 6 bids, appended
+    assert [str(ACTIONS[i]) for i in range(119, 125)] == [f"bid {k}" for k in range(1, 7)]
     assert [str(ACTIONS[i]) for i in range(116, 119)] == ["misdeal", "keep", "farmer"]
     assert str(ACTIONS[83 + C("Ah")]) == "give Ah" and ACTIONS[115].kind is Kind.GIVE
     assert [str(ACTIONS[i]) for i in range(79, 83)] == ["call n", "call n alone", "call low", "call low alone"]
@@ -315,9 +316,10 @@ def test_random_deal_is_a_whole_deck() -> None:
     for preset in Rules.preset_names():
         rules = Rules.preset(preset)
         s = State.random(rules, dealer=1, rng=random.Random(3))
-        cards = [c for h in s.deal.hands for c in h] + [s.deal.up_card, *s.deal.stock]
+        up = [] if s.deal.up_card is None else [s.deal.up_card]  # Hasenpfeffer turns no card up
+        cards = [c for h in s.deal.hands for c in h] + [*up, *s.deal.stock]
         assert sorted(cards) == deck_cards(rules.deck)
-        assert all(len(h) == 5 for h in s.deal.hands)
+        assert all(len(h) == rules.hand_size for h in s.deal.hands)
         assert State.from_deal(rules, s.deal) == s
 
 

@@ -62,6 +62,9 @@ def test_every_preset_in_plain_words(name: str) -> None:
     words = text(rules)
     assert f"The pack has {rules.deck} cards" in words
     assert "right bower" in words and "left bower" in words
+    if rules.auction:  # Hasenpfeffer: six cards, bids of tricks, trick scoring
+        assert "Each player gets six cards" in words and "bid 3" in words and "-10 or below" in words
+        return
     assert "Each player gets five cards" in words
     assert f"for three or four tricks and {points(rules.march_points)} for all five" in words
     assert f"scores {points(rules.euchre_points)}" in words or f"score {points(rules.euchre_points)}" in words
@@ -161,6 +164,9 @@ SWITCHED: list[tuple[str, Rules, dict[str, Any], str]] = [
     ("players", Rules.preset("two-handed"), {"players": 3}, "Three players"),
     ("target", Rules(), {"target": 7}, "reach 7 points"),
     ("duration", Rules.preset("timed"), {"duration": 45}, "45 minutes"),
+    ("auction", Rules(deck=25, going_alone=False), {"auction": True}, "bid a number of tricks from 1 to 6"),
+    ("defenders_score_tricks", Rules.preset("hasenpfeffer"), {"defenders_score_tricks": True},
+     "The defenders score one point for each trick they took"),
     ("deals", Rules(target=None, deals=4), {"deals": 6}, "six played hands"),
 ]
 

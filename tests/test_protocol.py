@@ -412,7 +412,8 @@ def test_view_dicts_equal_one_view_per_seat(preset: str) -> None:
     """``view_dicts`` (the public part once, each seat's own cards added) gives exactly what
     ``view_to_dict(game.view(seat))`` gives, for every seat and a spectator, at every step of
     random games, for the current hand and the one just finished."""
-    rules = Rules.preset(preset, defend_alone=True) if Rules.preset(preset).players == 4 else Rules.preset(preset)
+    base = Rules.preset(preset)
+    rules = Rules.preset(preset, defend_alone=True) if base.players == 4 and not base.auction else base
     for seed in range(4):
         game = Game(rules, seed=seed, clock=lambda: 0.0)
         rng = random.Random(seed)

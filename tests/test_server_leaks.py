@@ -524,7 +524,8 @@ CONFIGS = [
 
 
 def test_every_preset_is_scanned() -> None:
-    assert {p.values[0] for p in CONFIGS} == set(PRESETS)
+    served = {p for p in PRESETS if not Rules.preset(p).auction}  # the server refuses Hasenpfeffer for now
+    assert {p.values[0] for p in CONFIGS} == served
 
 
 @pytest.mark.parametrize(("preset", "rules", "level", "games"), CONFIGS)

@@ -33,6 +33,7 @@ from euchre.actions import (
     DEFEND_ALONE,
     FARMER,
     KEEP,
+    MAX_BID,
     MISDEAL,
     ORDER,
     ORDER_ALONE,
@@ -40,6 +41,7 @@ from euchre.actions import (
     TAKE,
     Action,
     Kind,
+    bid,
     call,
     discard,
     give,
@@ -298,15 +300,37 @@ class HeuristicBot(Bot):
             choice = FARMER
         elif phase is Phase.FARMER_GIVE:
             choice = self._farmer_give(view)
+        elif phase is Phase.AUCTION:
+            choice = self._auction(view)
+        elif phase is Phase.NAME_TRUMP:
+            choice = call(self._best_suit(view)[0])
         else:
             choice = legal[0]
         return choice if choice in legal else self._fallback(view, choice)
+
+    @staticmethod
+    def _best_suit(view: PlayerView) -> tuple[int, float]:
+        """Hasenpfeffer: the suit whose trumps make this hand likeliest to take tricks (the
+        longest as the tie-break), and that estimate."""
+        deck = view.rules.deck
+        hand = view.hand
+        return max(((suit, estimate_tricks(hand, suit, deck)) for suit in range(4)),
+                   key=lambda se: (se[1], sum(1 for c in hand if effective_suit(c, se[0]) == se[0]), -se[0]))
+
+    def _auction(self, view: PlayerView) -> Action:
+        """Hasenpfeffer: bid the tricks this hand should take at its best trump, counting one from
+        the partner; overbid a partner only by two; pass when that does not top the bid."""
+        _, est = self._best_suit(view)
+        tricks = min(MAX_BID, int(est + 1.0 + self.aggression))
+        if view.bidder >= 0 and view.bidder == view.partner():
+            return bid(tricks) if tricks >= view.bid + 2 else PASS
+        return bid(tricks) if tricks > view.bid and tricks >= 2 else PASS
 
     def _misdeal(self, view: PlayerView) -> Action:
         """Ace-no-face: redeal (worth about nothing to either side) unless the hand is worth
         bidding on the up card's suit in round 1 all the same: a dealer whose up card makes it, say
         the right bower over the ace and two more of its suit."""
-        if view.up_card.suit is None:  # a turned-up Joker: the dealer names trump, with a poor hand
+        if _up(view).suit is None:  # a turned-up Joker: the dealer names trump, with a poor hand
             return MISDEAL
         est, threshold, _ = self._round1(view)
         return KEEP if est >= threshold else MISDEAL
@@ -317,7 +341,7 @@ class HeuristicBot(Bot):
         is ordered up), then 10s over 9s: give the others, 9s first. The three cards taken come
         after, unseen, so nothing else tells the cards apart."""
         cards = [a.card for a in view.legal_actions if a.card is not None]
-        up = view.up_card.suit
+        up = _up(view).suit
         return discard(min(cards, key=lambda c: (c.suit == up, c.rank, c)))
 
     @staticmethod
@@ -364,7 +388,7 @@ class HeuristicBot(Bot):
         return lone_losers(cards, trump, view.rules.deck, dead) + extra <= limit + 0.3 * self.aggression
 
     def _bid1(self, view: PlayerView) -> Action:
-        trump = view.up_card.suit
+        trump = _up(view).suit
         assert trump is not None
         est, threshold, (lone_cards, limit, gift) = self._round1(view)
         lone = self._lone_ok(view, lone_cards, trump, limit=limit, gift=gift)
@@ -376,7 +400,7 @@ class HeuristicBot(Bot):
         whether a call for best is still to add a card to them)."""
         me = view.seat
         assert me is not None
-        up = view.up_card
+        up = _up(view)
         trump = up.suit
         assert trump is not None
         deck = view.rules.deck
@@ -423,8 +447,8 @@ class HeuristicBot(Bot):
         me = view.seat
         assert me is not None
         deck = view.rules.deck
-        dead = [view.up_card]
-        turned = view.up_card.suit
+        dead = [_up(view)]
+        turned = _up(view).suit
         best: tuple[float, int] | None = None
         for a in legal:
             if a.kind is Kind.CALL and a.suit is not None and not a.alone:
@@ -484,7 +508,7 @@ class HeuristicBot(Bot):
     def _joker(self, view: PlayerView) -> Action:
         """British: the Joker was turned up; the dealer names the suit that suits its hand."""
         deck = view.rules.deck
-        hand = [*view.hand, view.up_card]
+        hand = [*view.hand, _up(view)]
         scored = sorted(((estimate_tricks(_best_five(hand, s), s, deck), s) for s in range(4)), reverse=True)
         _, suit = scored[0]
         if call(suit, alone=True) in view.legal_actions and self._lone_ok(view, _best_five(hand, suit), suit):
@@ -497,7 +521,7 @@ class HeuristicBot(Bot):
         assert trump is not None
         deck = view.rules.deck
         now = estimate_tricks(view.hand, trump, deck)
-        taken = estimate_tricks(_best_five([*view.hand, view.up_card], trump), trump, deck)
+        taken = estimate_tricks(_best_five([*view.hand, _up(view)], trump), trump, deck)
         return TAKE if taken > now else PASS
 
     def _defend(self, view: PlayerView) -> Action:
@@ -674,6 +698,13 @@ class _Table:
             return (is_trump, not is_trump and self.is_boss(c), count, card_power(c, trump))
 
         return min(cards, key=key)
+
+
+def _up(view: PlayerView) -> Card:
+    """The up card, in the phases of a game that turns one up (all but Hasenpfeffer's)."""
+    up = view.up_card
+    assert up is not None, "this game turns no card up"
+    return up
 
 
 def _role(view: PlayerView) -> str:

@@ -2,7 +2,7 @@
 agent, on the engine's :class:`~euchre.game.Game`.
 
 The environment knows no rule: the agent to act is the engine's seat to act, the action space is
-the engine's action codes (``Discrete(NUM_ACTIONS)``, :meth:`Action.from_code`), the action mask
+the engine's action codes (``Discrete(EUCHRE_ACTIONS)``, :meth:`Action.from_code`), the action mask
 is the seat's legal actions, every step is :meth:`Game.push`, and each observation is
 :func:`~euchre.envs.observation.encode` of the seat's :class:`~euchre.view.PlayerView`.
 ``docs/rl.md`` documents the spaces, the rewards and the observation field by field.
@@ -36,7 +36,7 @@ try:
 except ImportError as e:  # pragma: no cover - the rl extra is in the test extra
     raise ImportError(f"euchre.envs needs PettingZoo and Gymnasium: pip install 'euchre[rl]' ({e})") from e
 
-from euchre.actions import NUM_ACTIONS, Action, Kind
+from euchre.actions import EUCHRE_ACTIONS, Action, Kind
 from euchre.arena import SIMULATED_HAND_SECONDS
 from euchre.cards import trump_word
 from euchre.describe import hand_result_words, move_words
@@ -154,6 +154,7 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         EzPickle.__init__(self, rules, reward=reward, render_mode=render_mode, render_view=render_view)
         super().__init__()
         self.rules = resolve_rules(rules)
+        self.rules.refuse_six_cards("the learning environment euchre_v0")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if reward == "match" and not self.rules.is_match:
@@ -175,10 +176,10 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=observation_low(), high=observation_high(), shape=(OBSERVATION_SIZE,),
                                       dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(EUCHRE_ACTIONS,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(EUCHRE_ACTIONS) for a in self.possible_agents}
         self.match: Match | None = None
         """The match being played, under match rules."""
         self._game: Game | None = None

@@ -28,10 +28,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from euchre.actions import NUM_ACTIONS, Kind
+from euchre.actions import EUCHRE_ACTIONS, Kind
 from euchre.cards import NUM_CARDS, NUM_TRUMPS
 from euchre.rules import HAND_SIZE
-from euchre.state import Phase
+from euchre.state import EUCHRE_PHASES, Phase
 from euchre.view import PlayerView
 
 __all__ = ["ObservationField", "OBSERVATION_FIELDS", "OBSERVATION_SIZE", "MAX_BIDS", "BID_CODES",
@@ -88,7 +88,7 @@ _SPEC: tuple[tuple[str, tuple[int, ...], float], ...] = (
     ("up_card_fate", (len(UP_CARD_FATES),), 1.0),
     ("discard", (NUM_CARDS,), 1.0),
     ("dealer_discarded", (1,), 1.0),
-    ("phase", (len(Phase),), 1.0),
+    ("phase", (EUCHRE_PHASES,), 1.0),
     ("to_act", (SEATS,), 1.0),
     ("dealer", (SEATS,), 1.0),
     ("trump", (NUM_TRUMPS,), 1.0),
@@ -173,7 +173,7 @@ def observation_high() -> np.ndarray:
 
 def action_mask(view: PlayerView) -> np.ndarray:
     """1 at the code of every legal action of the view's seat (all 0 when it is not to act)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(EUCHRE_ACTIONS, dtype=np.int8)
     for a in view.legal_actions:
         mask[a] = 1
     return mask
@@ -229,6 +229,7 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
             obs[base + c] = 1.0
 
     cards_at("hand", view.hand)
+    assert view.up_card is not None  # the environment refuses Hasenpfeffer
     cards_at("up_card", (view.up_card,))
     obs[at["up_card_fate"] + UP_CARD_FATES.index(up_card_fate(view))] = 1.0
     if view.discard is not None:

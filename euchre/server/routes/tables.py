@@ -62,6 +62,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     limit_creates(request)
     try:
         rules = Rules.preset(body.preset, **body.rules)
+        rules.refuse_six_cards("the server's tables")
     except (EuchreError, TypeError, ValueError) as e:
         raise ApiError(400, "bad_rules", short(str(e))) from None
     name = clean_text(body.name) or "You"
