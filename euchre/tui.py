@@ -223,12 +223,13 @@ def _score_line(view: PlayerView, names: Sequence[str]) -> Text:
                                                                              style="dim")
 
 
-def _up_card_line(view: PlayerView) -> Text:
+def _up_card_line(view: PlayerView, names: Sequence[str] | None = None) -> Text:
     if view.up_card is None:  # Hasenpfeffer: the unused card is never shown
         line = Text("Bid: ", style="bold")
         if view.bidder < 0:
             return line + Text("none yet" if view.trump is None else "-", style="dim")
-        line += Text(f"{view.bid} tricks, seat {view.bidder}")
+        who = names[view.bidder] if names is not None else f"seat {view.bidder}"
+        line += Text(f"{view.bid} tricks, {who}")
         if view.forced_bid:
             line += Text("  (all passed: the Joker's holder bids 3)", style="dim")
         return line
@@ -345,7 +346,7 @@ def render_view(view: PlayerView, names: Sequence[str], levels: Mapping[int, str
     parts: list[Text | Table | _Flow] = [
         _score_line(view, names),
         _seat_table(view, names, levels),
-        _up_card_line(view),
+        _up_card_line(view, names),
         _trump_line(view, names),
         _bids_line(view, names),
     ]
@@ -472,7 +473,7 @@ def play_terminal(
                 start = view_of(human_seat)
                 console.rule(f"Hand {game.played_hands_before() + 1}")
                 dealer = seat_names[start.dealer]
-                console.print(Text(f"{dealer} {_verb(dealer, 'deals')}. ") + _up_card_line(start))
+                console.print(Text(f"{dealer} {_verb(dealer, 'deals')}. ") + _up_card_line(start, seat_names))
             seat = game.to_act
             tricks_before = len(game.state.tricks)
             trump_before = game.state.trump
