@@ -5,15 +5,18 @@ it is an estimate from sampled deals: asked with *another* seed it moves. Issue 
 hint's budget, another seed moves any action's expected points by at most 0.05 at the 95th
 percentile, over 200 random positions of every phase. This benchmark takes positions from games
 of four heuristic players (seeded; an equal share of first-round bids, second-round bids, dealer's
-discards and card plays, only decisions with a real choice), hints each with its position seed
-and with another, and prints the distribution of ``|points(seed 1) - points(seed 2)|`` over every
-action of every position, per phase and in all; how often the best choice differs between the two
-seeds, and how often it differs although the first hint did not call the two about even; and the
-time per hint. The named baseline, measured in the same run on the same positions, is the expert
-level's own budget (``SearchBot`` defaults: 200 deals a card, 64 a bid).
+discards, early card plays (the first two tricks) and late ones (the last three), only decisions
+with a real choice), hints each with its position seed and with another, and prints the
+distribution of ``|points(seed 1) - points(seed 2)|`` over every action of every position, per
+phase and in all, the 95th percentile with a 95% confidence interval (bootstrap over positions:
+the goal is met only if the interval's upper end is within it); how often the best choice differs
+between the two seeds, and how often it differs although the first hint did not call the two about
+even; and the time per hint (median and 95th percentile; each worker process is one core). The
+named baseline, measured in the same run on the same positions, is the expert level's own budget
+(``SearchBot`` defaults: 200 deals a card, 64 a bid).
 
     python bench/hints.py [--positions 200] [--seed 0] [--samples N] [--bid-samples N] [--jobs 2]
-                          [--no-baseline]
+                          [--no-baseline] [--no-control] [--phases BID1,BID2,...]
 """
 
 from __future__ import annotations
@@ -36,18 +39,28 @@ from euchre.view import PlayerView  # noqa: E402
 
 GOAL = 0.05
 """Points: the 95th percentile of the move of any action's expected points between two seeds."""
-PHASES = ("BID1", "BID2", "DISCARD", "PLAY")
+PHASES = ("BID1", "BID2", "DISCARD", "PLAY_EARLY", "PLAY_LATE")
+EARLY_TRICKS = 2
+"""Card plays with fewer tricks done than this are early, the others late."""
 
 
-def positions(count: int, seed: int) -> list[PlayerView]:
+def phase_of(view: PlayerView) -> str:
+    """The benchmark's phase of a view: the engine's, the card play split into early and late."""
+    name = view.phase.name
+    if name == "PLAY":
+        return "PLAY_EARLY" if len(view.tricks) < EARLY_TRICKS else "PLAY_LATE"
+    return name
+
+
+def positions(count: int, seed: int, phases: tuple[str, ...] = PHASES) -> list[PlayerView]:
     """``count`` views with a real choice, an equal share of each phase of :data:`PHASES`, from
     games of heuristic players seeded from ``seed`` (one position a phase at most per hand, so
     that they spread over many deals)."""
-    want = {p: count // len(PHASES) + (1 if i < count % len(PHASES) else 0) for i, p in enumerate(PHASES)}
-    got: dict[str, list[PlayerView]] = {p: [] for p in PHASES}
+    want = {p: count // len(phases) + (1 if i < count % len(phases) else 0) for i, p in enumerate(phases)}
+    got: dict[str, list[PlayerView]] = {p: [] for p in phases}
     rng = random.Random(f"hints/{seed}")
     g = 0
-    while any(len(got[p]) < want[p] for p in PHASES):
+    while any(len(got[p]) < want[p] for p in phases):
         game = Game(Rules(), seed=rng.randrange(2**62))
         bots = [make_bot("heuristic", seed=g * 4 + s) for s in range(4)]
         g += 1
@@ -55,29 +68,29 @@ def positions(count: int, seed: int) -> list[PlayerView]:
         while not game.is_over and game.hand_number < 6:
             seat = game.to_act
             view = game.view(seat)
-            phase = view.phase.name
+            phase = phase_of(view)
             key = (game.hand_number, phase)
             if (phase in want and len(view.legal_actions) > 1 and key not in hand_seen
                     and len(got[phase]) < want[phase] and rng.random() < 0.5):
                 got[phase].append(view)
                 hand_seen.add(key)
             game.push(bots[seat].choose(view))
-    return [v for p in PHASES for v in got[p]]
+    return [v for p in phases for v in got[p]]
 
 
-def _measure(task: tuple[PlayerView, int, int]) -> tuple[str, list[float], bool, bool, float]:
+def _measure(task: tuple[PlayerView, int, int, bool]) -> tuple[str, list[float], bool, bool, float]:
     """One position: (phase, |move| per action, best differs, best differs where not called even,
     seconds per hint)."""
-    view, samples, bid_samples = task
+    view, samples, bid_samples, control = task
     t0 = time.perf_counter()
-    one = hint(view, samples=samples, bid_samples=bid_samples)
+    one = hint(view, samples=samples, bid_samples=bid_samples, control=control)
     dt = time.perf_counter() - t0
-    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples)
+    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control)
     pts = {h.action: h.points for h in two}
     moves = [abs(h.points - pts[h.action]) for h in one]
     flip = one[0].action != two[0].action
     surprising = flip and not next(h for h in one if h.action == two[0].action).about_even
-    return view.phase.name, moves, flip, surprising, dt
+    return phase_of(view), moves, flip, surprising, dt
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -86,9 +99,19 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q * len(s)) - 1))]
 
 
-def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, label: str) -> float:
+def p95_interval(rows: list[list[float]], reps: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """A 95% interval for the 95th percentile of the moves: bootstrap over positions (each
+    position's actions drawn together), percentile interval."""
+    rng = random.Random(seed)
+    n = len(rows)
+    qs = sorted(pct([m for _ in range(n) for m in rows[rng.randrange(n)]], 0.95) for _ in range(reps))
+    return qs[int(0.025 * reps)], qs[min(reps - 1, int(0.975 * reps))]
+
+
+def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, label: str,
+        control: bool = True) -> float:
     """Measure and print one budget; returns the overall 95th percentile."""
-    tasks = [(v, samples, bid_samples) for v in views]
+    tasks = [(v, samples, bid_samples, control) for v in views]
     t0 = time.perf_counter()
     if jobs > 1:
         with get_context().Pool(jobs) as pool:
@@ -97,18 +120,25 @@ def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, labe
         rows = [_measure(t) for t in tasks]
     every = [m for r in rows for m in r[1]]
     p95 = pct(every, 0.95)
-    print(f"{label}: {samples} deals a card, {bid_samples} a bid; {len(views)} positions, {len(every)} actions "
-          f"({time.perf_counter() - t0:.0f} s)")
+    lo, hi = p95_interval([r[1] for r in rows])
+    times = [r[4] for r in rows]
+    print(f"{label}: {samples} deals a card, {bid_samples} a bid, control variate {'on' if control else 'off'}; "
+          f"{len(views)} positions, {len(every)} actions ({time.perf_counter() - t0:.0f} s)")
     print(f"  |move| of an action's points between two seeds: median {statistics.median(every):.3f}, "
-          f"95th percentile {p95:.3f}, max {max(every):.3f}   goal <= {GOAL}: {'met' if p95 <= GOAL else 'NOT met'}")
+          f"95th percentile {p95:.3f} (95% interval {lo:.3f}-{hi:.3f}), max {max(every):.3f}   "
+          f"goal <= {GOAL}: {'met' if hi <= GOAL else 'NOT met'}")
+    print(f"  time a hint: median {statistics.median(times):.2f} s, 95th percentile {pct(times, 0.95):.2f} s, "
+          f"max {max(times):.2f} s")
     for phase in PHASES:
         mine = [r for r in rows if r[0] == phase]
         if not mine:
             continue
         ms = [m for r in mine for m in r[1]]
-        print(f"    {phase:8s} {len(mine):4d} positions  p95 {pct(ms, 0.95):.3f}  max {max(ms):.3f}  "
-              f"best differs {sum(r[2] for r in mine):3d}, of those not called even {sum(r[3] for r in mine):3d}  "
-              f"median {statistics.median(r[4] for r in mine):.2f} s a hint, max {max(r[4] for r in mine):.2f} s")
+        plo, phi = p95_interval([r[1] for r in mine])
+        ts = [r[4] for r in mine]
+        print(f"    {phase:10s} {len(mine):4d} positions  p95 {pct(ms, 0.95):.3f} ({plo:.3f}-{phi:.3f})  "
+              f"max {max(ms):.3f}  best differs {sum(r[2] for r in mine):3d}, of those not called even "
+              f"{sum(r[3] for r in mine):3d}  time median {statistics.median(ts):.2f} s, p95 {pct(ts, 0.95):.2f} s")
     return p95
 
 
@@ -120,12 +150,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bid-samples", type=int, default=HINT_BID_SAMPLES)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--no-baseline", action="store_true", help="skip the expert-budget baseline")
+    p.add_argument("--no-control", action="store_true", help="the hint without its control variate")
+    p.add_argument("--phases", default=",".join(PHASES), help="comma-separated phases to draw positions from")
     a = p.parse_args(argv)
     if a.positions < 1 or a.samples < 1 or a.bid_samples < 1 or a.jobs < 1:
         p.error("--positions, --samples, --bid-samples and --jobs must be at least 1")
-    views = positions(a.positions, a.seed)
-    base = None if a.no_baseline else run(views, 200, 64, a.jobs, "baseline (the expert's budget)")
-    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint")
+    phases = tuple(x for x in a.phases.split(",") if x)
+    if not phases or any(x not in PHASES for x in phases):
+        p.error(f"--phases: a comma-separated subset of {','.join(PHASES)}")
+    views = positions(a.positions, a.seed, phases)
+    base = None if a.no_baseline else run(views, 200, 64, a.jobs, "baseline (the expert's budget)", False)
+    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint", not a.no_control)
     if base is not None:
         print(f"  hint p95 / baseline p95: {p95 / base:.2f}")
     return 0

@@ -249,3 +249,54 @@ def test_a_review_covers_a_hand_with_a_call_for_best() -> None:
     review = analyze_game(game, samples=4, bid_samples=3)
     assert {d.phase for d in review.decisions} >= {Phase.BEST_DISCARD, Phase.PLAY}
     assert review.to_dict() == analyze_game(game, samples=4, bid_samples=3).to_dict()
+
+
+def _heuristic_view(phase: Phase, tricks: int = 0) -> PlayerView:
+    """The first view with a real choice in ``phase`` (after ``tricks`` tricks) in seeded games of
+    heuristic players."""
+    for seed in itertools.count(21):
+        game = Game(Rules(), seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(4)]
+        while not game.is_over:
+            view = game.view(game.to_act)
+            if view.phase is phase and len(view.tricks) == tricks and len(view.legal_actions) > 1:
+                return view
+            game.push(bots[game.to_act].choose(view))
+    raise AssertionError("unreachable")
+
+
+def _late_play_view() -> PlayerView:
+    """A card play with two tricks left, from a seeded game of heuristic players."""
+    return _heuristic_view(Phase.PLAY, 3)
+
+
+def test_hint_at_its_own_budget_repeats_and_another_seed_stays_within_the_bound() -> None:
+    from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, LATE_FACTOR
+
+    bid = _heuristic_view(Phase.BID1)
+    first = hint(bid)
+    assert first == hint(bid) and first[0].samples == HINT_BID_SAMPLES  # the budget's own determinism
+    late = _late_play_view()
+    one, two = hint(late), hint(late, seed=position_seed(late) ^ 0x5EED)
+    assert one[0].samples == HINT_SAMPLES * LATE_FACTOR
+    other = {h.action: h.points for h in two}
+    assert max(abs(h.points - other[h.action]) for h in one) < 0.05  # issue 14's bound, on an easy position
+
+
+def test_control_variate_features_have_mean_zero_where_the_sampling_puts_cards() -> None:
+    """The control variate is unbiased only if each feature's mean over the sampling is 0: the
+    cards of a group are exchangeable in :meth:`PlayerView.resample`, voids shown included."""
+    import numpy as np
+
+    from euchre.hints import _controllable, _features
+
+    rng = random.Random(3)
+    for view in (_late_play_view(), _heuristic_view(Phase.PLAY, 1), _heuristic_view(Phase.BID2),
+                 _heuristic_view(Phase.DISCARD)):
+        assert _controllable(view)
+        X = _features(view, [tuple(view.resample(rng).hands) for _ in range(3000)])
+        assert X.shape[1] > 0
+        se = X.std(axis=0) / np.sqrt(len(X))
+        assert np.all(np.abs(X.mean(axis=0)) <= 4.5 * se + 1e-9)
+    late = _late_play_view()
+    assert hint(late, samples=40) == hint(late, samples=40, control=False)  # too few deals: no control
