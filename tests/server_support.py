@@ -266,6 +266,16 @@ class Live:
 
         return Store(self.url, migrate=False)
 
+    def stored_row(self, table_id: str) -> Any:
+        """The table's row as stored (``TableRow``: seats and every event), asserted present."""
+        store = self.store()
+        try:
+            row = store.load_table(table_id)
+        finally:
+            store.close()
+        assert row is not None, f"no table {table_id} in the database"
+        return row
+
 
 @contextmanager
 def serve(url: str, *, limits: bool = False, clock: Callable[[], float] | None = None,

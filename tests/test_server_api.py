@@ -499,12 +499,7 @@ def test_resent_action_id(db: str, tmp_path: Path) -> None:
             for s, cl in enumerate(clients):
                 if s not in (seat, nxt):
                     assert frames(cl, "ack") == []
-            store = Store(srv.url, migrate=False)
-            try:
-                row = store.load_table(table_id)
-            finally:
-                store.close()
-            assert row is not None
+            row = srv.stored_row(table_id)
             assert [(e.seq, e.kind, e.seat, e.client_id) for e in row.events] == [
                 (1, "start", None, None), (2, "action", seat, "once"), (3, "action", nxt, "once")]
 

@@ -16,18 +16,11 @@ from test_server_crash import replay
 
 from euchre import Game
 from euchre.game import certain_sweep
-from euchre.server.db import Store
 
 
 def _replayed(srv: Any, table_id: str) -> Game:
     """The table's game rebuilt from its stored events, as a restarted server does."""
-    store = Store(srv.url, migrate=False)
-    try:
-        row = store.load_table(table_id)
-    finally:
-        store.close()
-    assert row is not None
-    game = replay(row)
+    game = replay(srv.stored_row(table_id))
     assert game is not None
     return game
 

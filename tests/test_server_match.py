@@ -20,7 +20,6 @@ from test_server_crash import replay
 from euchre import notation
 from euchre.match import Match
 from euchre.server.core import LiveTable
-from euchre.server.db import Store
 
 MATCH = {"match_wins": 2, "target": 3}
 
@@ -50,13 +49,8 @@ async def _play_match(c: Client, rng: random.Random, timeout: float = 90.0) -> l
 
 
 def _replayed_match(srv: Any, table_id: str) -> tuple[Any, Any]:
-    """The table's stored row and the match its events replay to (as a restart rebuilds it)."""
-    store = Store(srv.url, migrate=False)
-    try:
-        row = store.load_table(table_id)
-    finally:
-        store.close()
-    assert row is not None
+    """The table's stored row and the game its events replay to (as a restart rebuilds it)."""
+    row = srv.stored_row(table_id)
     return row, replay(row)
 
 
