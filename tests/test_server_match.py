@@ -44,8 +44,11 @@ async def _play_match(c: Client, rng: random.Random, timeout: float = 90.0) -> l
         f = await c.recv(max(0.01, deadline - time.monotonic()))
         if f["t"] == "state":
             seen.append(f["d"])
-        elif f["t"] == "err" and f.get("code") == "unavailable":
-            acted = -1  # the database refused: act again at this version
+        elif f["t"] == "err" and f.get("code") in ("unavailable", "rate"):
+            # The database refused (or the retries came too fast for the rate limit): act again
+            # at this version after a pause, as a client backs off.
+            acted = -1
+            await asyncio.sleep(0.2)
 
 
 def _replayed_match(srv: Any, table_id: str) -> tuple[Any, Any]:
