@@ -828,30 +828,40 @@ def _live_index(di: int, t: int, gone: int, c: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _estimate_tricks(H: np.ndarray, cards: np.ndarray, nc: int, t: int, di: int, dead: int) -> float:
-    """``heuristic.estimate_tricks``."""
-    hand = _list_mask(cards, nc)
-    gone = dead & ~hand
-    total = 0.0
-    trumps = 0
-    order = np.full(4, -1, np.int64)  # the side suits in order of first appearance
+def _side_suits(cards: np.ndarray, nc: int, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The hand's side (non-trump) suits in order of first appearance, the cards of each and
+    whether it holds the ace: ``(order, count, has_ace, number of side suits)``."""
+    order = np.full(4, -1, np.int64)
     count = np.zeros(6, np.int64)
     has_ace = np.zeros(6, np.int64)
     nsides = 0
     for i in range(nc):
         c = cards[i]
         s = _EFF[t, c]
-        if s == t:
-            trumps += 1
-            k = _live_index(di, t, gone, c)
-            total += H[_H_TV + min(k, 8)]
-        else:
+        if s != t:
             if count[s] == 0:
                 order[nsides] = s
                 nsides += 1
             count[s] += 1
             if _rank(c) == 7:
                 has_ace[s] = 1
+    return order, count, has_ace, nsides
+
+
+@njit(cache=True, nogil=True)
+def _estimate_tricks(H: np.ndarray, cards: np.ndarray, nc: int, t: int, di: int, dead: int) -> float:
+    """``heuristic.estimate_tricks``."""
+    hand = _list_mask(cards, nc)
+    gone = dead & ~hand
+    total = 0.0
+    trumps = 0
+    for i in range(nc):
+        c = cards[i]
+        if _EFF[t, c] == t:
+            trumps += 1
+            k = _live_index(di, t, gone, c)
+            total += H[_H_TV + min(k, 8)]
+    order, count, has_ace, nsides = _side_suits(cards, nc, t)
     for j in range(nsides):
         s = order[j]
         for i in range(nc):
@@ -891,20 +901,7 @@ def _lone_losers(cards: np.ndarray, nc: int, t: int, di: int, dead: int) -> floa
         else:
             above += 1
     mine = i
-    order = np.full(4, -1, np.int64)
-    count = np.zeros(6, np.int64)
-    has_ace = np.zeros(6, np.int64)
-    nsides = 0
-    for k in range(nc):
-        c = cards[k]
-        s = _EFF[t, c]
-        if s != t:
-            if count[s] == 0:
-                order[nsides] = s
-                nsides += 1
-            count[s] += 1
-            if _rank(c) == 7:
-                has_ace[s] = 1
+    order, count, has_ace, nsides = _side_suits(cards, nc, t)
     for j in range(nsides):
         s = order[j]
         for k in range(nc):

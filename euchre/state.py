@@ -1092,12 +1092,12 @@ def _apply_best_discard(s: State, seat: int, a: Action) -> None:
         s._start_play()
 
 
-def _legal_call_for_best(s: State) -> list[Action]:
-    return []
-
-
-def _apply_call_for_best(s: State, seat: int, a: Action) -> None:
-    raise IllegalActionError("call for best as another seat sees it is a view's phase; no state stands there")
+def _view_only(what: str) -> _Unit:
+    """The unit of a phase only a view stands in (what another seat sees of a pending gift or
+    offer): nothing is legal there, and a state never gets there to apply anything."""
+    def apply(s: State, seat: int, a: Action) -> None:
+        raise IllegalActionError(f"{what} (as another seat sees it) is a phase of views only; no state stands there")
+    return _Unit(lambda s: [], apply)
 
 
 def _legal_misdeal_offer(s: State) -> list[Action]:
@@ -1136,14 +1136,6 @@ def _apply_farmer_give(s: State, seat: int, a: Action) -> None:
     if len(s.farmer_gave) == 3:  # the farmer takes the three cards under the up card (no decision)
         s.hands[seat] |= mask_of(s.deal.stock)
         s._start_bidding()
-
-
-def _legal_offers(s: State) -> list[Action]:
-    return []
-
-
-def _apply_offers(s: State, seat: int, a: Action) -> None:
-    raise IllegalActionError("the offers as another seat sees them is a view's phase; no state stands there")
 
 
 def _legal_auction(s: State) -> list[Action]:
@@ -1206,11 +1198,11 @@ _UNITS: dict[Phase, _Unit] = {
     Phase.OVER: _Unit(_legal_over, _apply_over),
     Phase.GIVE: _Unit(_legal_give, _apply_give),
     Phase.BEST_DISCARD: _Unit(_legal_best_discard, _apply_best_discard),
-    Phase.CALL_FOR_BEST: _Unit(_legal_call_for_best, _apply_call_for_best),
+    Phase.CALL_FOR_BEST: _view_only("call for best"),
     Phase.MISDEAL_OFFER: _Unit(_legal_misdeal_offer, _apply_misdeal_offer),
     Phase.FARMER_OFFER: _Unit(_legal_farmer_offer, _apply_farmer_offer),
     Phase.FARMER_GIVE: _Unit(_legal_farmer_give, _apply_farmer_give),
-    Phase.OFFERS: _Unit(_legal_offers, _apply_offers),
+    Phase.OFFERS: _view_only("the offers"),
     Phase.AUCTION: _Unit(_legal_auction, _apply_auction),
     Phase.NAME_TRUMP: _Unit(_legal_name_trump, _apply_name_trump),
 }
