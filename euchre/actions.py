@@ -25,8 +25,9 @@ code    action
 116     ``misdeal``: the ace-no-face redeal (house rule ``ace_no_face``, RULES-FAMILY.md 12.4)
 117     ``keep``: decline an offer (ace-no-face or farmer's hand)
 118     ``farmer``: claim the farmer's hand (house rule ``farmers_hand``, RULES-FAMILY.md 12.3)
-119-124 ``bid 1`` .. ``bid 6``: Hasenpfeffer's bids of tricks (``auction``, RULES-FAMILY.md 14;
-        :data:`BID_OFFSET` - 1 + tricks)
+119-130 ``bid 1`` .. ``bid 12``: bids of tricks (Hasenpfeffer 1-6, RULES-FAMILY.md 14; Bid
+        Euchre 3-6, and 6-12 with the double deck, 15; :data:`BID_OFFSET` - 1 + tricks)
+131     ``moon``: Bid Euchre's bid of every trick alone (:data:`MOON`, beats every bid of tricks)
 ======  ==================================================================
 
 The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
@@ -46,7 +47,7 @@ __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAK
            "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
            "DISCARD_ACTIONS", "CALL_NO_TRUMP", "CALL_NO_TRUMP_ALONE", "CALL_LOW", "CALL_LOW_ALONE",
            "give", "GIVE_OFFSET", "GIVE_ACTIONS", "MISDEAL", "KEEP", "FARMER", "bid", "BID_OFFSET",
-           "BID_ACTIONS", "MAX_BID", "EUCHRE_ACTIONS"]
+           "BID_ACTIONS", "MAX_BID", "EUCHRE_ACTIONS", "MOON"]
 
 
 class Kind(IntEnum):
@@ -70,7 +71,9 @@ class Kind(IntEnum):
     FARMER = 12
     """Farmer's hand: the offered seat claims the exchange (RULES-FAMILY.md 12.3)."""
     BID = 13
-    """Hasenpfeffer: a bid of 1 to 6 tricks (RULES-FAMILY.md 14)."""
+    """A bid of tricks: Hasenpfeffer 1 to 6 (RULES-FAMILY.md 14), Bid Euchre 3 to 6 or 12 (15)."""
+    MOON = 14
+    """Bid Euchre: shoot the moon, a bid of every trick alone (RULES-FAMILY.md 15)."""
 
 
 _CALL = 5
@@ -91,11 +94,13 @@ _OFFERS = _GIVE + NUM_CARDS
 """The code of ``misdeal`` (116), then ``keep`` and ``farmer`` (the offers, appended)."""
 BID_OFFSET = _OFFERS + 3
 """The code of ``bid 1`` (119); ``bid k`` is ``BID_OFFSET + k - 1`` (Hasenpfeffer, appended)."""
-MAX_BID = 6
-"""The highest bid of tricks (Hasenpfeffer: all six)."""
+MAX_BID = 12
+"""The highest bid of tricks (Bid Euchre's double deck: all twelve; the six-card games stop at 6)."""
 _BID = BID_OFFSET
-NUM_ACTIONS = _BID + MAX_BID
-"""Size of the action space (125)."""
+_MOON = _BID + MAX_BID
+"""The code of ``moon`` (131), after the bids."""
+NUM_ACTIONS = _MOON + 1
+"""Size of the action space (132)."""
 EUCHRE_ACTIONS = _BID
 """The codes of the five-card games (119: every game but Hasenpfeffer's bids). The learning
 environment, the batch engine and the OpenSpiel game, which refuse Hasenpfeffer for now, keep
@@ -121,7 +126,7 @@ class Action(int):
         if self < _NO_TRUMP:
             return Kind.PLAY
         if self >= _BID:
-            return Kind.BID
+            return Kind.MOON if self == _MOON else Kind.BID
         if self >= _OFFERS:
             return Kind(Kind.MISDEAL + self - _OFFERS)
         if self >= _GIVE:
@@ -145,12 +150,13 @@ class Action(int):
 
     @property
     def tricks(self) -> int | None:
-        """The tricks a ``bid`` offers (1 to 6), ``None`` for every other action.
+        """The tricks a ``bid`` offers (1 to 12), ``None`` for every other action (``moon``
+        included: it offers every trick of the hand, whose size the rules give).
 
-        >>> Action.parse("bid 3").tricks, Action.parse("pass").tricks
-        (3, None)
+        >>> Action.parse("bid 3").tricks, Action.parse("pass").tricks, Action.parse("moon").tricks
+        (3, None, None)
         """
-        return self - _BID + 1 if self >= _BID else None
+        return self - _BID + 1 if _BID <= self < _MOON else None
 
     @property
     def suit(self) -> Suit | None:
@@ -176,8 +182,9 @@ class Action(int):
 
     @property
     def alone(self) -> bool:
-        """True for the bids that go alone (``order alone``, ``call x alone``)."""
-        return self == 2 or _CALL_ALONE <= self < _DISCARD or (_NO_TRUMP <= self < _GIVE and self & 1 == 0)
+        """True for the bids that go alone (``order alone``, ``call x alone``, Bid Euchre's ``moon``)."""
+        return (self == 2 or _CALL_ALONE <= self < _DISCARD or (_NO_TRUMP <= self < _GIVE and self & 1 == 0)
+                or self == _MOON)
 
     @property
     def is_bid(self) -> bool:
@@ -215,6 +222,8 @@ class Action(int):
             return "farmer"
         if k is Kind.BID:
             return f"bid {self.tricks}"
+        if k is Kind.MOON:
+            return "moon"
         return f"play {self.card}"
 
     def __repr__(self) -> str:
@@ -237,6 +246,8 @@ class Action(int):
             return f"give the {self.card.name()}".replace("the the", "the")
         if k is Kind.BID:
             return f"bid {self.tricks} trick" + ("" if self.tricks == 1 else "s")
+        if k is Kind.MOON:
+            return "shoot the moon"
         return str(self)
 
     @classmethod
@@ -271,8 +282,10 @@ class Action(int):
             return TAKE
         if head in ("misdeal", "keep", "farmer") and not rest:
             return ACTIONS[_OFFERS + ("misdeal", "keep", "farmer").index(head)]
-        if head == "bid" and len(rest) == 1 and rest[0] in ("1", "2", "3", "4", "5", "6"):
+        if head == "bid" and len(rest) == 1 and rest[0].isdigit() and 1 <= int(rest[0]) <= MAX_BID:
             return bid(int(rest[0]))
+        if (head, rest) in (("moon", []), ("shoot", ["the", "moon"]), ("shoot", ["moon"]), ("bid", ["moon"])):
+            return MOON
         if head == "defend" and rest == ["alone"]:
             return DEFEND_ALONE
         if head in ("call", "name") and rest:
@@ -285,7 +298,7 @@ class Action(int):
             return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
-            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer or bid 3)"
+            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer, bid 3 or moon)"
         )
 
 
@@ -319,11 +332,13 @@ KEEP = ACTIONS[_OFFERS + 1]
 FARMER = ACTIONS[_OFFERS + 2]
 """``farmer``: the farmer's hand exchange (house rule ``farmers_hand``)."""
 BID_ACTIONS: tuple[Action, ...] = ACTIONS[_BID:_BID + MAX_BID]
-"""``bid 1`` .. ``bid 6`` (Hasenpfeffer): ``BID_ACTIONS[k - 1]`` bids ``k`` tricks."""
+"""``bid 1`` .. ``bid 12``: ``BID_ACTIONS[k - 1]`` bids ``k`` tricks."""
+MOON = ACTIONS[_MOON]
+"""``moon``: Bid Euchre's bid of every trick, alone (RULES-FAMILY.md 15)."""
 
 
 def bid(tricks: int) -> Action:
-    """Hasenpfeffer: the bid of ``tricks`` (1 to 6).
+    """The bid of ``tricks`` (1 to 12; each game offers its own range).
 
     >>> bid(3), int(bid(1))
     (Action('bid 3'), 119)

@@ -286,13 +286,14 @@ def trump_word(trump: int) -> str:
 
 def parse_trump(text: str) -> int:
     """Parse a trump index: a suit (:meth:`Suit.parse`, returned as a :class:`Suit`), ``n`` /
-    ``nt`` / ``no trump`` / ``notrump`` (:data:`NO_TRUMP`) or ``low`` (:data:`LOW`).
+    ``nt`` / ``no trump`` / ``notrump`` / ``high`` (Bid Euchre's name, :data:`NO_TRUMP`) or ``low``
+    (:data:`LOW`).
 
     >>> parse_trump("h"), parse_trump("no trump"), parse_trump("low")
     (<Suit.HEARTS: 2>, 4, 5)
     """
     t = " ".join(text.strip().lower().replace("-", " ").split())
-    if t in ("n", "nt", "no trump", "notrump", "no trumps", "notrumps", "none"):
+    if t in ("n", "nt", "no trump", "notrump", "no trumps", "notrumps", "none", "high", "hi"):
         return NO_TRUMP
     if t in ("low", "lo", "low no trump"):
         return LOW

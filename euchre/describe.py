@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
 from euchre.cards import EFFECTIVE, NO_TRUMP, SUITS, Card, Suit, left_bower, right_bower, trump_word
 from euchre.results import HandResult
-from euchre.rules import HAND_SIZE
+from euchre.rules import HAND_SIZE, Rules
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -45,6 +45,14 @@ def trump_part(trump: int) -> Part:
     """A trump index as a piece of a phrase: the :class:`~euchre.cards.Suit`, or the words
     ``"no trump"`` / ``"low"`` for a hand without trump (house rules ``no_trump``, ``low_no_trump``)."""
     return SUITS[trump] if trump < NO_TRUMP else trump_word(trump)
+
+
+def named_trump(trump: int, rules: Rules) -> Part:
+    """:func:`trump_part` in the words of the game: Bid Euchre calls its hands without trump
+    "high" and "low" (RULES-FAMILY.md 15)."""
+    if rules.bid_euchre and trump >= NO_TRUMP:
+        return "high" if trump == NO_TRUMP else "low"
+    return trump_part(trump)
 
 
 def card_words(card: Card, trump: int | None) -> str:
@@ -102,8 +110,13 @@ def action_parts(action: Action, view: PlayerView) -> list[Part]:
         return ["give ", action.card, " to the kitty"]
     if kind is Kind.BID:
         return [f"bid {_bid_tricks(action.tricks or 0)}"]
+    if kind is Kind.MOON:
+        return ["shoot the moon (every trick, alone)"]
     if kind is Kind.CALL and view.phase is Phase.NAME_TRUMP:
         assert action.trump is not None
+        if action.trump >= NO_TRUMP:  # Bid Euchre's high and low
+            order = "aces high" if action.trump == NO_TRUMP else "nines high"
+            return [f"name {named_trump(action.trump, view.rules)} (no trump, {order})"]
         return ["name ", trump_part(action.trump), " trump"]
     if kind in (Kind.CALL, Kind.CALL_ALONE):
         assert action.trump is not None
@@ -161,11 +174,15 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
         return f"{name} {_conjugate(name, verb)}"
 
     before = [a for _, a in view.actions[:index] if a is not None]
-    if view.up_card is None:  # Hasenpfeffer: bids, the trump named, cards played
+    if view.up_card is None:  # the auction games: bids, the trump named, cards played
         if action is not None and action.kind is Kind.BID:
             return [says("bid") + f" {_bid_tricks(action.tricks or 0)}"]
+        if action is not None and action.kind is Kind.MOON:
+            return [says("shoot") + " the moon"]
         if action is not None and action.kind is Kind.CALL:
             assert action.trump is not None
+            if action.trump >= NO_TRUMP:  # Bid Euchre's high and low
+                return [says("name") + " ", named_trump(action.trump, view.rules)]
             forced = view.forced_bid and not any(a.kind is Kind.BID for a in before)
             head = (says("hold") + " the Joker, so " + _conjugate(name, "bid") + " 3 tricks and "
                     + _conjugate(name, "name") + " ") if forced else says("name") + " "
@@ -309,12 +326,19 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
         who, plural = maker, False
     else:
         who, plural = side_words(view, side, names)
-    detail: list[Part] = [" (", trump_part(view.trump)]
+    detail: list[Part] = [" (", named_trump(view.trump, view.rules)]
     if not loner and who != maker:
         detail.append(f", made by {object_form(maker)}")
     detail.append(f"; {_tricks(taken, view.rules.hand_size)})")
     going = ", going alone," if loner else ""
-    if view.rules.auction:  # Hasenpfeffer: the bid made or set
+    if result.moon:  # Bid Euchre: every trick, alone
+        detail[-1] = f"; {_tricks(taken, view.rules.hand_size)})"
+        if result.made:
+            what = f"{maker} shot the moon and took every trick"
+        else:
+            what = f"{maker} shot the moon and missed"
+        return [what, *detail, ": " + _scorers(view, names)]
+    if view.rules.bids_tricks:  # the bid made or set
         detail[-1] = f"; bid {result.bid}, {_tricks(taken, view.rules.hand_size)})"
         if result.made:
             what = f"{who} made the bid"

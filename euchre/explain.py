@@ -48,6 +48,7 @@ _PRESET_TITLES = {
     "cut-throat": "Cut-throat Euchre",
     "railroad": "Railroad Euchre",
     "hasenpfeffer": "Hasenpfeffer",
+    "bid-euchre": "Bid Euchre",
 }
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -99,7 +100,7 @@ def _listing(words: list[str]) -> str:
 
 # --- the rules of one Rules object -------------------------------------------------------------------
 def _players(r: Rules) -> Section:
-    if r.auction:
+    if r.bids_tricks:
         paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
                  "Each hand, the side of the highest bidder (the makers) tries to take at least the tricks "
                  "bid, of six; the other side (the defenders) tries to stop them."]
@@ -174,6 +175,55 @@ def _auction_sections(r: Rules) -> list[Section]:
         f"A side whose score falls to -{r.target} or below loses the game at once.",
     ))
     return [deal, bidding, play, scoring, ending]
+
+
+def _bid_euchre_sections(r: Rules) -> list[Section]:
+    """Bid Euchre (RULES-FAMILY.md 15): the deal, the bidding, the moon, the play, the scoring
+    and the end."""
+    size = r.hand_size
+    low, top = r.bid_range
+    deal = Section("The deal", (
+        "The first dealer is chosen at random; after every hand the deal passes to the left.",
+        f"Each player gets {_count(size, 'card')}, dealt in threes from the dealer's left: the whole pack is "
+        "dealt, and no card is turned up.",
+    ))
+    bidding = Section("Bidding", (
+        "Starting left of the dealer and ending with the dealer, each player has one turn: pass, bid a "
+        f"number of tricks from {low} to {top}, higher than any bid so far, or shoot the moon: a bid to "
+        "take every trick alone, which beats every other bid and which nothing beats.",
+        "If the first three players pass, the dealer is stuck and may not pass: the dealer must bid.",
+        "The highest bidder names trump: a suit (with the bowers as in Euchre), high (no trump, each "
+        "suit from the ace down: ace, king, queen, jack, 10, 9) or low (no trump, each suit from the 9 up: "
+        "9, 10, jack, queen, king, ace). The highest bidder and their partner are the makers.",
+    ))
+    moon = Section("Shooting the moon", (
+        "After a moon names trump, the shooter's partner sits the hand out and first passes one card to the "
+        "shooter: their highest trump (the game picks it), or, holding no trump or in high or low, a card "
+        "of their choice. The shooter then discards one card face down and plays alone. Nobody else sees "
+        "the card passed or the discard.",
+    ))
+    play = Section("Playing the tricks", (
+        "The highest bidder leads the first trick.",
+        "Each player in turn plays one card and must follow the suit led if possible: a trump lead is "
+        "followed with any trump, the left bower included, and the left bower never follows its printed "
+        "suit. A player who cannot follow may play any card.",
+        "The highest trump played wins the trick; if no trump was played (always, in high and low), the "
+        f"highest card of the suit led wins. The winner leads the next trick, until all {_count(size, 'trick')} "
+        "are played.",
+    ))
+    scoring = Section("Scoring", (
+        "Both sides score one point for each trick they took, except that makers who take fewer tricks than "
+        "their bid lose the bid instead: their score goes down by it, and may go below 0.",
+        f"A moon that takes every trick scores {r.moon_points} and the defenders nothing; a moon that misses "
+        f"loses {r.moon_points}, and the defenders score their tricks.",
+    ))
+    ending = Section("Winning the game", (
+        f"A side wins when it holds {_points(r.target or 0)} or more at the end of a hand in which it made its "
+        "bid (the makers) or set the makers (the defenders), whatever the other side holds. Reaching the "
+        "target on any other hand is not enough: play goes on.",
+        f"A side whose score falls to -{r.target} or below loses the game at once.",
+    ))
+    return [deal, bidding, moon, play, scoring, ending]
 
 
 def _deal(r: Rules) -> Section:
@@ -401,6 +451,8 @@ def rules_sections(rules: Rules, preset: str | None = None) -> tuple[Section, ..
     if rules.auction:
         deal, bidding, play, scoring, ending = _auction_sections(rules)
         parts = [_players(rules), _cards(rules), deal, bidding, _alone(rules), play, scoring, ending]
+    elif rules.bid_euchre:
+        parts = [_players(rules), _cards(rules), *_bid_euchre_sections(rules)]
     else:
         parts = [_players(rules), _cards(rules), _deal(rules), _bidding(rules), _alone(rules), _play(rules),
                  _scoring(rules), _ending(rules)]

@@ -165,10 +165,18 @@ class Game:
 
     def _decide(self) -> tuple[int, ...]:
         r = self.rules
-        if r.auction and r.target is not None:  # the back door (RULES-FAMILY.md 14): -target loses at once
+        if r.bids_tricks and r.target is not None:  # the back door (RULES-FAMILY.md 14, 15): -target loses
             fallen = [side for side, v in enumerate(self.scores) if v <= -r.target]
             if fallen:
                 return tuple(side for side in range(r.sides) if side not in fallen)
+        if r.bid_euchre and r.target is not None:
+            # RULES-FAMILY.md 15: only the side that made its bid, or set the makers, may win on
+            # this hand, by holding the target whatever the other side holds.
+            hand = self.state
+            maker_side = r.side_of(hand.maker)
+            made = hand.points is not None and hand.points[maker_side] > 0
+            side = maker_side if made else 1 - maker_side
+            return (side,) if self.scores[side] >= r.target else ()
         if r.target is not None:
             ended = max(self.scores) >= r.target
         elif r.duration is not None:
@@ -217,7 +225,7 @@ class Game:
         hand = self.state
         if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
             return None
-        if hand.rules.auction:  # the solver plays five-card hands only (for now)
+        if hand.rules.bids_tricks:  # the solver plays five-card hands only (for now)
             return None
         if not certain_sweep(self.view(hand.to_act)):
             return None
@@ -296,8 +304,8 @@ class Game:
             return f"a claim is made during the play of the cards, not {hand.phase_words()}"
         if hand.rules.hand_size - len(hand.tricks) < 2:
             return "only the last trick is left: play its card"
-        if hand.rules.auction:
-            return "claims are not supported in Hasenpfeffer yet: play on"
+        if hand.rules.bids_tricks:
+            return f"claims are not supported in {hand.rules.sister_game} yet: play on"
         return "the rest of the tricks are not certain to be yours: play on"
 
     def undo_steps(self, seat: int) -> int:

@@ -58,10 +58,17 @@ class HandResult:
     super_euchre: bool = False
     """Euchred without a single trick, under the super-euchre rule."""
     bid: int | None = None
-    """Hasenpfeffer (RULES-FAMILY.md 14): the high bid in tricks (made when ``maker_tricks`` is at
-    least it, else set: :attr:`Outcome.EUCHRED`); ``None`` in the other games and when thrown in."""
+    """The auction games (RULES-FAMILY.md 14, 15): the high bid in tricks (made when
+    ``maker_tricks`` is at least it, else set: :attr:`Outcome.EUCHRED`); Bid Euchre's moon is the
+    hand's tricks plus one (:attr:`moon`), made only by taking every trick; ``None`` in the other
+    games and when thrown in."""
     forced_bid: bool = False
     """Hasenpfeffer: the bid was the Joker holder's forced 3."""
+
+    @property
+    def moon(self) -> bool:
+        """Bid Euchre: the bid was the moon (every trick, alone: :attr:`alone` is true too)."""
+        return self.bid is not None and self.alone
 
     @property
     def made(self) -> bool:
@@ -100,9 +107,11 @@ class HandResult:
         if maker < 0 or trump is None:
             return HandResult(Outcome.THROWN_IN, dealer, None, None, None, False, None, None, points)
         size = rules.hand_size
-        if rules.auction:  # made when the makers took at least the bid
-            outcome = (Outcome.MARCH if taken == size else Outcome.MADE) if taken >= bid else Outcome.EUCHRED
-            return HandResult(outcome, dealer, maker, side_of(maker), SUITS[trump], False, None, taken, points,
+        shown = SUITS[trump] if trump < NO_TRUMP else trump  # a Suit, or NO_TRUMP / LOW as they are
+        if rules.bids_tricks:  # made when the makers took at least the bid (a moon: every trick)
+            need = min(bid, size)
+            outcome = (Outcome.MARCH if taken == size else Outcome.MADE) if taken >= need else Outcome.EUCHRED
+            return HandResult(outcome, dealer, maker, side_of(maker), shown, bid > size, None, taken, points,
                               bid=bid, forced_bid=forced)
         if taken == size:
             outcome = Outcome.MARCH
@@ -110,7 +119,6 @@ class HandResult:
             outcome = Outcome.MADE
         else:
             outcome = Outcome.EUCHRED
-        shown = SUITS[trump] if trump < NO_TRUMP else trump  # a Suit, or NO_TRUMP / LOW as they are
         return HandResult(outcome, dealer, maker, side_of(maker), shown, bool(alone),
                           None if lone_defender < 0 else lone_defender, taken, points,
                           super_euchre=outcome is Outcome.EUCHRED and taken == 0 and bool(rules.super_euchre))

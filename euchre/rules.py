@@ -175,6 +175,11 @@ class Rules:
     leads; the makers score their tricks if they take the bid, else lose it."""
     defenders_score_tricks: bool = False
     """With auction, the defenders score the tricks they take (both rows of the table)."""
+    bid_euchre: bool = False
+    """Bid Euchre (RULES-FAMILY.md 15): 24 cards, six each, no up card; one bid each of 3 to 6
+    tricks or the moon (every trick alone, after the partner's card), the dealer stuck to bid when
+    all pass; trump a suit, high or low; both sides score their tricks, a failed bid loses the
+    bid; a side wins at the target only on a hand it made its bid or set the makers."""
 
     PRESET_ALIASES: ClassVar[dict[str, str]] = {}
 
@@ -258,13 +263,34 @@ class Rules:
         self._validate_call_for_best(bad)
         self._validate_offers(bad)
         self._validate_auction(bad)
+        self._validate_bid_euchre(bad)
+
+    def _validate_bid_euchre(self, bad: Any) -> None:
+        """RULES-FAMILY.md 15, 18.1 and 18.8: Bid Euchre is four players with the 24-card deck
+        and a target the only ending; RULES.md's switches and the house rules are refused in it."""
+        if not self.bid_euchre:
+            return
+        if self.players != 4:
+            raise bad("players", "Bid Euchre (bid_euchre=True) needs four players")
+        if self.deck != 24:
+            raise bad("deck", "Bid Euchre (bid_euchre=True) needs the 24-card deck")
+        if self.target is None:
+            raise RulesError("Rules.target: Bid Euchre (bid_euchre=True) ends at a target score only "
+                             f"(got {'a duration' if self.duration is not None else 'a number of deals'})")
+        for name, value in _AUCTION_FIXED.items():
+            if getattr(self, name) != value:
+                raise bad(name, f"is not a rule of Bid Euchre (bid_euchre=True); it must stay {value!r}")
 
     def _validate_auction(self, bad: Any) -> None:
         """RULES-FAMILY.md 14, 18.1 and 18.7: Hasenpfeffer is four players with the Joker's deck,
         no alone, a target the only ending; RULES.md's switches of sections 4 and 6 and the house
         rules of section 12 are refused in it."""
+        if self.bid_euchre and self.auction:
+            raise bad("bid_euchre", "and auction=True (Hasenpfeffer) are two different games; choose one")
         if self.defenders_score_tricks and not self.auction:
-            raise bad("defenders_score_tricks", "needs auction=True (Hasenpfeffer's trick scoring)")
+            why = ("in Bid Euchre the defenders always score their tricks" if self.bid_euchre
+                   else "needs auction=True (Hasenpfeffer's trick scoring)")
+            raise bad("defenders_score_tricks", why)
         if not self.auction:
             return
         if self.players != 4:
@@ -386,28 +412,78 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat, and so tricks in a hand: 6 in Hasenpfeffer (``auction``), else
-        :data:`HAND_SIZE`."""
-        return 6 if self.auction else HAND_SIZE
+        """Cards dealt to each seat, and so tricks in a hand: 6 in Hasenpfeffer (``auction``) and
+        Bid Euchre, else :data:`HAND_SIZE`."""
+        return 6 if self.auction or self.bid_euchre else HAND_SIZE
 
     @property
     def has_up_card(self) -> bool:
-        """A card is turned up after the deal (every game but Hasenpfeffer, whose 25th card lies
-        face down, unused)."""
-        return not self.auction
+        """A card is turned up after the deal (every game but the auctions: Hasenpfeffer, whose
+        25th card lies face down, unused, and Bid Euchre, which deals every card)."""
+        return not (self.auction or self.bid_euchre)
+
+    @property
+    def bids_tricks(self) -> bool:
+        """The hand opens with an auction of tricks (Hasenpfeffer, Bid Euchre) instead of the
+        up card's two rounds."""
+        return self.auction or self.bid_euchre
+
+    @property
+    def sister_game(self) -> str | None:
+        """The name of the sister game these rules play (RULES-FAMILY.md 14-16), ``None`` for
+        Euchre itself (every variant and house rule of it)."""
+        if self.auction:
+            return "Hasenpfeffer"
+        if self.bid_euchre:
+            return "Bid Euchre"
+        return None
+
+    @property
+    def bid_range(self) -> tuple[int, int]:
+        """The lowest and highest bid of tricks of an auction game (Hasenpfeffer 1-6, Bid
+        Euchre 3-6); ``(0, 0)`` without an auction."""
+        if self.auction:
+            return 1, self.hand_size
+        if self.bid_euchre:
+            return 3, self.hand_size
+        return 0, 0
+
+    @property
+    def moon_points(self) -> int:
+        """Bid Euchre: what a moon wins or loses (twice the top bid: 12); 0 in other games."""
+        return 2 * self.hand_size if self.bid_euchre else 0
 
     def refuse_six_cards(self, what: str) -> None:
-        """Raise :class:`RulesError` if these rules deal six-card hands (Hasenpfeffer), which
-        ``what`` (a consumer of the engine) does not support yet.
+        """Raise :class:`RulesError` if these rules deal six-card hands (Hasenpfeffer, Bid
+        Euchre), which ``what`` (a consumer of the engine) does not support yet.
 
         >>> Rules.preset("hasenpfeffer").refuse_six_cards("the solver")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         euchre.errors.RulesError: Rules.auction: the solver does not support Hasenpfeffer (six-card hands, ...) yet
         """
-        if self.auction:
-            raise RulesError(f"Rules.auction: {what} does not support Hasenpfeffer (six-card hands, bids of "
+        game = self.sister_game
+        if game is not None:
+            field = "auction" if self.auction else "bid_euchre"
+            raise RulesError(f"Rules.{field}: {what} does not support {game} (six-card hands, bids of "
                              "tricks) yet")
+
+    def fixed_fields(self) -> frozenset[str]:
+        """The fields a table of these rules offers no choice of, so a page of switches leaves
+        them out (the server's start page): in a sister game, RULES.md's switches and house rules
+        it has none of, its players and deck, every ending but the target, and the match with its
+        laps and slam (not in this slice); in Euchre, the sister games' own fields (another game
+        is another preset, not a switch).
+
+        >>> hp = Rules.preset("hasenpfeffer")
+        >>> sorted(set(hp.to_dict()) - hp.fixed_fields())
+        ['defenders_score_tricks', 'target']
+        """
+        own = {"auction", "bid_euchre", "defenders_score_tricks"}
+        if self.sister_game is None:
+            return frozenset(own)
+        kept = {"defenders_score_tricks"} if self.auction else set()
+        return frozenset(_AUCTION_FIXED) | {"players", "deck", "duration", "deals", "laps", "slam"} | (own - kept)
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -513,7 +589,7 @@ _FIELD_TYPES: dict[str, type] = {
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
     "tie_break": bool, "match_games": object, "match_wins": object, "laps": bool, "slam": bool,
-    "auction": bool, "defenders_score_tricks": bool,
+    "auction": bool, "defenders_score_tricks": bool, "bid_euchre": bool,
 }
 
 _AUCTION_FIXED: dict[str, Any] = {
@@ -537,6 +613,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "railroad": {"deck": 25, "call_for_best": True, "defend_alone": True, "loner_euchre_points": 4,
                  "lone_defender_euchre_points": 4},
     "hasenpfeffer": {"deck": 25, "auction": True, "going_alone": False},
+    "bid-euchre": {"bid_euchre": True, "target": 32, "going_alone": False},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
 
@@ -551,6 +628,8 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
                 "a euchred loner gives 4",
     "hasenpfeffer": "four players, 25 cards with the Joker, six each and one unused; one bid each of 1 to 6 "
                     "tricks, the Joker's holder forced to 3; first to 10, back door at -10",
+    "bid-euchre": "four players, 24 cards, six each; one bid each of 3 to 6 tricks or the moon, the dealer "
+                  "stuck; trump a suit, high or low; first to 32 on a made bid or a set, back door at -32",
 }
 
 _ALIASES: dict[str, str] = {
@@ -564,5 +643,6 @@ _ALIASES: dict[str, str] = {
     "three-player": "cut-throat",
     "railroad-euchre": "railroad", "call-for-best": "railroad",
     "hasenpfepper": "hasenpfeffer", "hasen": "hasenpfeffer", "hasenpfeffer-euchre": "hasenpfeffer",
+    "bid": "bid-euchre", "bideuchre": "bid-euchre", "bidding-euchre": "bid-euchre", "auction-euchre": "bid-euchre",
 }
 

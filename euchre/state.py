@@ -30,6 +30,7 @@ from euchre.actions import (
     KEEP,
     MAX_BID,
     MISDEAL,
+    MOON,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -219,7 +220,7 @@ def _packets(first: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
 _PACKETS = {n: _packets(first) for n, first in ((4, (3, 2, 3, 2)), (3, (3, 2, 3)), (2, (3, 2)))}
 """Deal 3-2-3-2 then 2-3-2-3 from the dealer's left (3-2-3 / 2-3-2; 3-2 / 2-3)."""
 _THREES = tuple((3 * i, 3 * i + 3, 12 + 3 * i, 15 + 3 * i) for i in range(4))
-"""Hasenpfeffer: six cards each, dealt in threes from the dealer's left (RULES-FAMILY.md 14)."""
+"""The auction games: six cards each, dealt in threes from the dealer's left (RULES-FAMILY.md 14, 15)."""
 
 
 class State:
@@ -257,7 +258,8 @@ class State:
         if rules.has_up_card and up_card is None:
             raise DealError("a deal of these rules needs an up card")
         if not rules.has_up_card and up_card is not None:
-            raise DealError("Hasenpfeffer turns no card up: give up_card=None and the unused card as the stock")
+            raise DealError(f"{rules.sister_game} turns no card up: give up_card=None"
+                            + (" and the unused card as the stock" if rules.auction else ""))
         up = None if up_card is None else _parse_cards([up_card])[0]
         deck = deck_mask(rules.deck)
         seen = 0
@@ -318,9 +320,10 @@ class State:
         self.after_misdeal = after_misdeal
         """This deal follows a misdeal by the same dealer: it gets no ace-no-face offers."""
         self.auction: tuple[int, int, bool] = _NO_BID
-        """Hasenpfeffer: ``(bid, bidder, forced)``, the highest bid so far in tricks (0 before
-        any), the seat holding it (-1) and whether it is the Joker holder's forced 3 (one field,
-        so that undo snapshots stay short: see :attr:`bid`, :attr:`bidder`, :attr:`forced_bid`)."""
+        """The auction games: ``(bid, bidder, forced)``, the highest bid so far in tricks (0 before
+        any; Bid Euchre's moon is one more than the hand's tricks), the seat holding it (-1) and
+        whether it is Hasenpfeffer's forced 3 for the Joker's holder (one field, so that undo
+        snapshots stay short: see :attr:`bid`, :attr:`bidder`, :attr:`forced_bid`, :attr:`moon`)."""
         self._stack: list[tuple[Any, ...]] = []
         self.phase = _BID1
         self.to_act = (dealer + 1) % n
@@ -356,7 +359,7 @@ class State:
 
     def _start_bidding(self) -> None:
         up = self.up_card
-        if up is None:  # Hasenpfeffer turns no card up: the auction
+        if up is None:  # the auction games turn no card up
             self.phase = _AUCTION
             self.to_act = (self.dealer + 1) % self.n
         elif up == JOKER and self.rules.has_joker:
@@ -379,7 +382,7 @@ class State:
         # The shuffle is trusted: build the hands straight from the packets (no re-validation).
         hands: list[tuple[Card, ...]] = [()] * n
         masks = [0] * n
-        if rules.auction:  # Hasenpfeffer: threes, the 25th card unused and face down
+        if rules.bids_tricks:  # six each in threes; Hasenpfeffer's 25th card unused and face down
             for i, (a, b, c, d) in enumerate(_THREES):
                 seat = (dealer + 1 + i) % n
                 h = hands[seat] = (*cards[a:b], *cards[c:d])
@@ -438,21 +441,26 @@ class State:
         s._stack = self._stack[:] if stack else []
         return s
 
-    # --- Hasenpfeffer's auction ---------------------------------------------------------------------
+    # --- the auction games (Hasenpfeffer, Bid Euchre) -----------------------------------------------
     @property
     def bid(self) -> int:
-        """Hasenpfeffer: the highest bid so far in tricks, 0 before any."""
+        """The highest bid so far in tricks, 0 before any (a moon: the hand's tricks plus one)."""
         return self.auction[0]
 
     @property
     def bidder(self) -> int:
-        """Hasenpfeffer: the seat holding the highest bid, -1 before any."""
+        """The seat holding the highest bid, -1 before any."""
         return self.auction[1]
 
     @property
     def forced_bid(self) -> bool:
         """Hasenpfeffer: all passed and the Joker's holder was made the high bidder at 3."""
         return self.auction[2]
+
+    @property
+    def moon(self) -> bool:
+        """Bid Euchre: the high bid is the moon (every trick, alone)."""
+        return self.auction[0] > self.rules.hand_size
 
     # --- seats -----------------------------------------------------------------------------------
     def partner(self, seat: int) -> int | None:
@@ -558,6 +566,8 @@ class State:
             return MISDEAL if t == "m" else KEEP
         if phase is Phase.AUCTION and t.isdigit() and 1 <= int(t) <= MAX_BID:
             return BID_ACTIONS[int(t) - 1]
+        if phase is Phase.AUCTION and t == "m":
+            return MOON
         try:
             return Action.parse(t)
         except InvalidActionError:
@@ -612,10 +622,19 @@ class State:
             if self.phase not in OFFER_PHASES:
                 return f"nothing is offered now: it is {self.phase_words()}; you may: {options}"
             return f"{a} is not offered now ({self.phase_words()}); you may: {options}"
-        if k is Kind.BID:
+        if k is Kind.BID or k is Kind.MOON:
             if self.phase is not Phase.AUCTION:
                 return f"no bid now: it is {self.phase_words()}; you may: {options}"
+            if k is Kind.MOON:
+                return f"these rules have no moon (Bid Euchre's bid of every trick); you may: {options}"
+            if self.moon:
+                return f"nothing beats the moon; you may: {options}"
+            low, high = self.rules.bid_range
+            if a.tricks is not None and not low <= a.tricks <= high:
+                return f"a bid is {low} to {high} tricks in {self.rules.sister_game}; you may: {options}"
             return f"a bid must be above the highest so far ({self.bid}); you may: {options}"
+        if a == PASS and self.phase is Phase.AUCTION:
+            return f"the dealer is stuck: when all pass, the dealer must bid; you may: {options}"
         if k is Kind.DISCARD and self.phase is Phase.FARMER_GIVE:
             return f"you do not hold {a.card}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k is Kind.DISCARD and self.phase is Phase.BEST_DISCARD:
@@ -628,6 +647,8 @@ class State:
                 return f"the rules do not let the dealer discard the up card {c}"
             return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
         if k in (Kind.CALL, Kind.CALL_ALONE) and a.suit is None:
+            if self.phase is Phase.NAME_TRUMP:
+                return f"{self.rules.sister_game} names a suit as trump; you may: {options}"
             if not self.rules.no_trump:
                 return f"these rules have no no-trump call (the no_trump house rule is off); you may: {options}"
             if a.trump == LOW and not self.rules.low_no_trump:
@@ -760,7 +781,9 @@ class State:
 
     def _start_play(self) -> None:
         self.phase = _PLAY
-        if self.alone and self.rules.loner_lead == "loner_left":
+        if self.rules.bids_tricks:  # the high bidder leads (RULES-FAMILY.md 14, 15)
+            lead = self.maker
+        elif self.alone and self.rules.loner_lead == "loner_left":
             lead = self._next_active(self.maker)
         else:
             lead = self._next_active(self.dealer)
@@ -788,6 +811,17 @@ class State:
             pts[maker_side] = taken if taken >= self.bid else -self.bid
             if rules.defenders_score_tricks:
                 pts[1 - maker_side] = rules.hand_size - taken
+            return tuple(pts)
+        if rules.bid_euchre:  # RULES-FAMILY.md 15: both sides their tricks; a moon all or nothing
+            size = rules.hand_size
+            if self.moon:
+                made = taken == size
+                pts[maker_side] = rules.moon_points if made else -rules.moon_points
+            else:
+                made = taken >= self.bid
+                pts[maker_side] = taken if made else -self.bid
+            if not (self.moon and made):
+                pts[1 - maker_side] = size - taken
             return tuple(pts)
         if taken >= 3:
             if taken == HAND_SIZE:
@@ -1139,16 +1173,27 @@ def _apply_farmer_give(s: State, seat: int, a: Action) -> None:
 
 
 def _legal_auction(s: State) -> list[Action]:
-    return [PASS, *BID_ACTIONS[s.auction[0]:]]
+    rules = s.rules
+    high = s.auction[0]
+    low, top = rules.bid_range
+    bids = BID_ACTIONS[max(high, low - 1):top]
+    if not rules.bid_euchre:
+        return [PASS, *bids]
+    moon = [MOON] if high <= top else []
+    if s.to_act == s.dealer and s.auction[1] < 0:  # the dealer is stuck: no pass (RULES-FAMILY.md 15)
+        return [*bids, *moon]
+    return [PASS, *bids, *moon]
 
 
 def _apply_auction(s: State, seat: int, a: Action) -> None:
-    if a != PASS:
+    if a == MOON:
+        s.auction = (s.rules.hand_size + 1, seat, False)
+    elif a != PASS:
         s.auction = (a.tricks, seat, False)  # type: ignore[assignment]  # a bid has its tricks
     if seat != s.dealer:
         s.to_act = (seat + 1) % s.n
         return
-    if s.bidder < 0:  # all passed: the Joker's holder bids 3 (no decision), else a throw-in
+    if s.bidder < 0:  # Hasenpfeffer, all passed: the Joker's holder bids 3 (no decision), else a throw-in
         holder = next((p for p in range(s.n) if s.hands[p] >> JOKER & 1), -1)
         if holder < 0:
             s.phase = _OVER
@@ -1160,14 +1205,23 @@ def _apply_auction(s: State, seat: int, a: Action) -> None:
     s.to_act = s.bidder
 
 
+_NAMES = tuple(call(x) for x in range(4))
+_NAMES_HIGH_LOW = (*_NAMES, call(NO_TRUMP), call(LOW))
+"""What the high bidder may name: a suit (Hasenpfeffer), or a suit, high or low (Bid Euchre)."""
+
+
 def _legal_name_trump(s: State) -> list[Action]:
-    return [call(x) for x in range(4)]
+    return list(_NAMES_HIGH_LOW if s.rules.bid_euchre else _NAMES)
 
 
 def _apply_name_trump(s: State, seat: int, a: Action) -> None:
-    s._make(seat, a.suit, False)  # type: ignore[arg-type]  # a suit call
-    s.phase = _PLAY
-    s.leader = s.to_act = seat  # the high bidder leads
+    trump: int = a.trump  # type: ignore[assignment]  # a call names a trump
+    if s.moon:  # the shooter plays alone and gets the partner's card first (RULES-FAMILY.md 15, 12.2)
+        s._make(seat, trump, True)
+        s._call_for_best(seat)
+        return
+    s._make(seat, trump, False)
+    s._start_play()  # the high bidder leads
 
 
 def _legal_over(s: State) -> list[Action]:

@@ -224,12 +224,12 @@ def _score_line(view: PlayerView, names: Sequence[str]) -> Text:
 
 
 def _up_card_line(view: PlayerView, names: Sequence[str] | None = None) -> Text:
-    if view.up_card is None:  # Hasenpfeffer: the unused card is never shown
+    if view.up_card is None:  # the auction games (Hasenpfeffer's unused card is never shown)
         line = Text("Bid: ", style="bold")
         if view.bidder < 0:
             return line + Text("none yet" if view.trump is None else "-", style="dim")
         who = names[view.bidder] if names is not None else f"seat {view.bidder}"
-        line += Text(f"{view.bid} tricks, {who}")
+        line += Text(f"the moon, {who}" if view.moon else f"{view.bid} tricks, {who}")
         if view.forced_bid:
             line += Text("  (all passed: the Joker's holder bids 3)", style="dim")
         return line

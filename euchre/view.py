@@ -111,9 +111,10 @@ class PlayerView:
     farmer_took: tuple[Card, ...] = ()
     """The three cards the farmer took from under the up card, in the farmer's own view only."""
     bid: int = 0
-    """Hasenpfeffer (RULES-FAMILY.md 14): the highest bid so far in tricks, 0 before any."""
+    """The auction games (RULES-FAMILY.md 14, 15): the highest bid so far in tricks, 0 before any
+    (Bid Euchre's moon: the hand's tricks plus one, :attr:`moon`)."""
     bidder: int = -1
-    """Hasenpfeffer: the seat holding the highest bid, -1 before any."""
+    """The auction games: the seat holding the highest bid, -1 before any."""
     forced_bid: bool = False
     """Hasenpfeffer: all passed and the Joker's holder, ``bidder``, was made to bid 3 (so everyone
     knows where the Joker is)."""
@@ -283,6 +284,11 @@ class PlayerView:
         if self.rules.auction and self.phase is Phase.OVER and self.bidder < 0:
             known |= 1 << JOKER  # a Hasenpfeffer throw-in: the Joker was the unused card
         return deck_mask(self.rules.deck) & ~known
+
+    @property
+    def moon(self) -> bool:
+        """Bid Euchre: the high bid so far is the moon (every trick, alone)."""
+        return self.bid > self.rules.hand_size
 
     @property
     def joker_holder(self) -> int | None:

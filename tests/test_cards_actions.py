@@ -175,8 +175,10 @@ def test_action_parse_errors(text: str) -> None:
 
 
 def test_action_codes_are_fixed() -> None:
-    assert NUM_ACTIONS == 125  # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers + 6 bids, appended
-    assert [str(ACTIONS[i]) for i in range(119, 125)] == [f"bid {k}" for k in range(1, 7)]
+    # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers + 12 bids + the moon, appended
+    assert NUM_ACTIONS == 132
+    assert [str(ACTIONS[i]) for i in range(119, 131)] == [f"bid {k}" for k in range(1, 13)]
+    assert str(ACTIONS[131]) == "moon" and ACTIONS[131].kind is Kind.MOON and ACTIONS[131].alone
     assert [str(ACTIONS[i]) for i in range(116, 119)] == ["misdeal", "keep", "farmer"]
     assert str(ACTIONS[83 + C("Ah")]) == "give Ah" and ACTIONS[115].kind is Kind.GIVE
     assert [str(ACTIONS[i]) for i in range(79, 83)] == ["call n", "call n alone", "call low", "call low alone"]

@@ -65,6 +65,11 @@ def test_every_preset_in_plain_words(name: str) -> None:
     if rules.auction:  # Hasenpfeffer: six cards, bids of tricks, trick scoring
         assert "Each player gets six cards" in words and "bid 3" in words and "-10 or below" in words
         return
+    if rules.bid_euchre:  # RULES-FAMILY.md 15: bids 3 to 6, the moon, high and low, the winning rule
+        assert "Each player gets six cards" in words and "from 3 to 6" in words and "shoot the moon" in words
+        assert "high (no trump" in words and "low (no trump" in words and "the dealer is stuck" in words
+        assert "scores 12" in words and "made its bid" in words and "-32 or below" in words
+        return
     assert "Each player gets five cards" in words
     assert f"for three or four tricks and {points(rules.march_points)} for all five" in words
     assert f"scores {points(rules.euchre_points)}" in words or f"score {points(rules.euchre_points)}" in words
@@ -165,6 +170,7 @@ SWITCHED: list[tuple[str, Rules, dict[str, Any], str]] = [
     ("target", Rules(), {"target": 7}, "reach 7 points"),
     ("duration", Rules.preset("timed"), {"duration": 45}, "45 minutes"),
     ("auction", Rules(deck=25, going_alone=False), {"auction": True}, "bid a number of tricks from 1 to 6"),
+    ("bid_euchre", Rules(going_alone=False, target=32), {"bid_euchre": True}, "or shoot the moon"),
     ("defenders_score_tricks", Rules.preset("hasenpfeffer"), {"defenders_score_tricks": True},
      "The defenders score one point for each trick they took"),
     ("deals", Rules(target=None, deals=4), {"deals": 6}, "six played hands"),

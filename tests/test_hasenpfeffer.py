@@ -156,8 +156,10 @@ def test_bids_in_words_and_text() -> None:
     assert action_words(bid(3), view) == "bid 3 tricks"
     s.push("bid 3")
     assert move_words(PlayerView.of(s, 1), 0, NAMES) == "South bids 3 tricks"
-    with pytest.raises(Exception, match="a bid is 1 to 6"):
-        bid(7)
+    with pytest.raises(Exception, match="a bid is 1 to 12"):
+        bid(13)
+    with pytest.raises(IllegalActionError, match="a bid is 1 to 6 tricks in Hasenpfeffer"):
+        s.push("bid 7")
 
 
 # --- all pass: the forced bid, or the throw-in (14) --------------------------------------------------------

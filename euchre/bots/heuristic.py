@@ -33,8 +33,8 @@ from euchre.actions import (
     DEFEND_ALONE,
     FARMER,
     KEEP,
-    MAX_BID,
     MISDEAL,
+    MOON,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -303,7 +303,8 @@ class HeuristicBot(Bot):
         elif phase is Phase.AUCTION:
             choice = self._auction(view)
         elif phase is Phase.NAME_TRUMP:
-            choice = call(self._best_suit(view)[0])
+            choice = call(self._best_trump(view, alone=view.moon)[0]) if view.rules.bid_euchre \
+                else call(self._best_suit(view)[0])
         else:
             choice = legal[0]
         return choice if choice in legal else self._fallback(view, choice)
@@ -317,14 +318,43 @@ class HeuristicBot(Bot):
         return max(((suit, estimate_tricks(hand, suit, deck)) for suit in range(4)),
                    key=lambda se: (se[1], sum(1 for c in hand if effective_suit(c, se[0]) == se[0]), -se[0]))
 
+    @staticmethod
+    def _best_trump(view: PlayerView, *, alone: bool = False) -> tuple[int, float]:
+        """Bid Euchre: the trump (a suit, high or low) under which this hand should take the most
+        tricks, and that estimate; ``alone``: the moon's choice, by the losers of a lone hand."""
+        deck = view.rules.deck
+        hand = view.hand
+        options: list[tuple[int, float]] = []
+        for t in (*range(4), NO_TRUMP, LOW):
+            if t >= NO_TRUMP:
+                tricks, losers = estimate_no_trump(hand, t, deck)
+            else:
+                tricks, losers = estimate_tricks(hand, t, deck), lone_losers(hand, t, deck)
+            options.append((t, len(hand) - losers if alone else tricks))
+        return max(options, key=lambda te: (te[1], -te[0]))
+
     def _auction(self, view: PlayerView) -> Action:
-        """Hasenpfeffer: bid the tricks this hand should take at its best trump, counting one from
-        the partner; overbid a partner only by two; pass when that does not top the bid."""
-        _, est = self._best_suit(view)
-        tricks = min(MAX_BID, int(est + 1.0 + self.aggression))
+        """Bid the tricks this hand should take at its best trump, counting one from the partner;
+        overbid a partner only by two; pass when that does not top the bid. Bid Euchre: shoot the
+        moon with at most half a loser alone (the partner's best card comes on top); a stuck
+        dealer bids the least it may."""
+        legal = view.legal_actions
+        if view.rules.bid_euchre:
+            _, alone = self._best_trump(view, alone=True)
+            if MOON in legal and alone >= len(view.hand) - 0.5 - self.aggression:
+                return MOON
+            _, est = self._best_trump(view)
+        else:
+            _, est = self._best_suit(view)
+        low, top = view.rules.bid_range
+        tricks = min(top, int(est + 1.0 + self.aggression))
         if view.bidder >= 0 and view.bidder == view.partner():
-            return bid(tricks) if tricks >= view.bid + 2 else PASS
-        return bid(tricks) if tricks > view.bid and tricks >= 2 else PASS
+            wanted = bid(tricks) if tricks >= view.bid + 2 else PASS
+        else:
+            wanted = bid(tricks) if tricks > view.bid and tricks >= max(low, 2) else PASS
+        if wanted not in legal:  # a stuck dealer: the lowest bid
+            wanted = PASS if PASS in legal else legal[0]
+        return wanted
 
     def _misdeal(self, view: PlayerView) -> Action:
         """Ace-no-face: redeal (worth about nothing to either side) unless the hand is worth

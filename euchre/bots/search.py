@@ -330,7 +330,7 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.auction:  # the solver plays five-card hands only: Hasenpfeffer falls back (for now)
+        if view.rules.bids_tricks:  # the solver plays five-card hands only: the auction games fall back (for now)
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
