@@ -89,7 +89,8 @@ class Timeline:
     """One per deal and one per action, in order (see :func:`build_timeline` for the keys)."""
     hands: list[dict[str, Any]] = field(default_factory=list)
     """Per hand: ``hand``, ``dealer``, ``first_step`` and ``last_step`` (indices into ``steps``),
-    ``trump``, ``maker``, ``alone``, ``points`` (``None`` while in progress), ``result`` words."""
+    ``trump``, ``maker``, ``alone``, ``bid`` and ``forced_bid`` (Hasenpfeffer; ``None`` and false
+    elsewhere), ``points`` (``None`` while in progress), ``result`` words."""
     initial_scores: list[int] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     """The score after the last step."""
@@ -114,9 +115,12 @@ class Timeline:
 
 
 # --- one step ----------------------------------------------------------------------------------------
-def _up_fate(state: State) -> str:
-    """What became of the up card so far (a key of :data:`UP_CARD_WORDS`), read off the state."""
+def _up_fate(state: State) -> str | None:
+    """What became of the up card so far (a key of :data:`UP_CARD_WORDS`), read off the state;
+    ``None`` in a game without one (Hasenpfeffer)."""
     up = state.up_card
+    if up is None:
+        return None
     if state.up_card_taken:
         if state.discard == up:
             return "buried"
@@ -140,9 +144,12 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "to_act": state.to_act if state.to_act >= 0 else None,
         "dealer": state.dealer,
         "hands": [[str(c) for c in state.hand(s)] for s in range(rules.players)],
-        "up_card": str(state.up_card),
+        "up_card": None if state.up_card is None else str(state.up_card),
         "up_fate": fate,
-        "up_fate_words": UP_CARD_WORDS[fate],
+        "up_fate_words": None if fate is None else UP_CARD_WORDS[fate],
+        "bid": state.bid,
+        "bidder": state.bidder if state.bidder >= 0 else None,
+        "forced_bid": state.forced_bid,
         "discard": None if state.discard is None else str(state.discard),
         "trump": None if state.trump is None else trump_letter(state.trump),
         "maker": state.maker if state.maker >= 0 else None,
@@ -155,6 +162,7 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "tricks": [{"leader": t.leader, "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
                     "winner": t.winner} for t in state.tricks],
         "tricks_won": list(state.tricks_won),
+        "hand_size": rules.hand_size,
         "points": None if state.points is None else list(state.points),
         "scores": list(scores),
     }
@@ -186,12 +194,18 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     at that moment: ``phase``, ``phase_words``, ``to_act``, ``dealer``, ``hands`` (every seat's
     cards, face up), ``up_card``, ``up_fate`` and ``up_fate_words``, ``discard``, ``trump``,
     ``maker``, ``alone``, ``sitting_out``, ``lone_defender``, ``bids`` (seat, action and words, in
-    order),
-    ``leader``, ``trick``, ``tricks`` (finished, with ``winner``), ``tricks_won`` (per seat),
-    ``points`` (the hand's, once over) and ``scores`` (the game's, per side).
+    order), ``leader``, ``trick``, ``tricks`` (finished, with ``winner``), ``tricks_won`` (per
+    seat), ``hand_size``, ``points`` (the hand's, once over) and ``scores`` (the game's, per side).
+
+    Hasenpfeffer (``rules.auction``): ``up_card``, ``up_fate`` and ``up_fate_words`` are ``None``
+    (the card left over is never shown); ``bid`` and ``bidder`` are the high bid so far and its
+    seat (0 and ``None`` before any), ``forced_bid`` says all passed and the Joker's holder was made
+    to bid, which the step of the last pass says in its words and ``bids`` as an entry whose
+    ``action`` is ``None``.
     """
     rules = game.rules
-    rules.refuse_six_cards("the replay viewer")
+    if not rules.auction:  # Hasenpfeffer replays; the other six-card game not yet
+        rules.refuse_six_cards("the replay viewer")
     names = list(players) if players else default_names(rules.players)
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} names are needed, got {len(names)}")
@@ -203,11 +217,13 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     last_hand = len(game.hands) - 1
     for hi, played in enumerate(game.hands):
         state = State.from_deal(rules, played.deal)
-        assert state.up_card is not None  # build_timeline refuses Hasenpfeffer
         first = len(t.steps)
         bids: list[dict[str, Any]] = []
-        deal_words = (f"Hand {hi + 1}, dealt by {names[state.dealer]}: the up card is "
-                      f"{card_words(state.up_card, None)}")
+        deal_words = f"Hand {hi + 1}, dealt by {names[state.dealer]}: "
+        if state.up_card is not None:
+            deal_words += f"the up card is {card_words(state.up_card, None)}"
+        else:  # Hasenpfeffer: no up card, and the card left over stays face down (never shown)
+            deal_words += f"{rules.hand_size} cards each, one left over face down"
         t.steps.append({"index": first, "hand": hi, "number": None, "kind": "deal", "seat": None, "action": None,
                         "choices": None, "words": deal_words, "result": None, "game_over": None, "review": None,
                         **_snapshot(state, running, bids)})
@@ -216,6 +232,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
             choices = len(state.legal_actions())
             decision = reviewed.get((hi, ai))
             review_d = _review_of(decision, state) if decision is not None else None
+            forced = state.forced_bid
             state.push(action)
             view = PlayerView.of(state, seat)  # the acting seat's view: its own discard is known
             result = None
@@ -226,6 +243,12 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
             words = move_words(view, ai, names)
             if action.is_bid:
                 bids.append({"seat": seat, "action": str(action), "words": words})
+            if state.forced_bid and not forced:  # Hasenpfeffer: all passed, the Joker's holder bids
+                holder = names[state.bidder]
+                forced_words = (f"everyone passed, so {holder}, who holds the Joker, must bid "
+                                f"{state.bid} tricks")
+                words = f"{words}; {forced_words}"
+                bids.append({"seat": state.bidder, "action": None, "words": forced_words})
             over = game.summary() if state.is_over and hi == last_hand and game.is_over else None
             t.steps.append({"index": len(t.steps), "hand": hi, "number": ai, "kind": _kind(action),
                             "seat": seat, "action": str(action), "choices": choices,
@@ -234,6 +257,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
         t.hands.append({"hand": hi, "dealer": state.dealer, "first_step": first, "last_step": len(t.steps) - 1,
                         "trump": None if state.trump is None else trump_letter(state.trump),
                         "maker": state.maker if state.maker >= 0 else None, "alone": state.alone,
+                        "bid": state.bid or None, "forced_bid": state.forced_bid,
                         "points": None if state.points is None else list(state.points),
                         "result": t.steps[-1]["result"]})
     t.scores = running

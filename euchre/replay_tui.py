@@ -74,11 +74,16 @@ def render_step(t: Timeline, index: int) -> Panel:
         parts.append(Text(st["game_over"], style="bold magenta"))
     score = "  ·  ".join(f"{n}: {s}" for n, s in zip(_side_names(t), st["scores"], strict=True))
     parts.append(Text("Score: ", style="bold") + Text(score))
-    up = Text("Up card: ", style="bold") + card_text(Card.parse(st["up_card"]), trump)
-    up += Text(f" ({st['up_fate_words']})")
-    if st["discard"]:
-        up += Text("   buried: ") + card_text(Card.parse(st["discard"]), trump)
-    parts.append(up)
+    if st["up_card"] is not None:
+        up = Text("Up card: ", style="bold") + card_text(Card.parse(st["up_card"]), trump)
+        up += Text(f" ({st['up_fate_words']})")
+        if st["discard"]:
+            up += Text("   buried: ") + card_text(Card.parse(st["discard"]), trump)
+        parts.append(up)
+    if st.get("bid"):  # Hasenpfeffer: the high bid so far (no up card)
+        holder = t.players[st["bidder"]] if st.get("bidder") is not None else "?"
+        forced = " (forced: everyone passed, and they hold the Joker)" if st.get("forced_bid") else ""
+        parts.append(Text("High bid: ", style="bold") + Text(f"{st['bid']} by {holder}{forced}"))
     if st["trump"] is not None:
         maker = t.players[st["maker"]] if st["maker"] is not None else "?"
         shown = "" if trump is None else trump_word(trump)

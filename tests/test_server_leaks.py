@@ -12,6 +12,9 @@ every version (``RULES.md`` section 9), scoped to the hand being played:
 - a seat: the cards it was dealt in this hand, this hand's up card, the cards played so far in
   this hand, and its own discard in this hand;
 - a spectator: this hand's up card and the cards played so far in it;
+- in Hasenpfeffer (no up card; one card of the 25 is left over and never shown), everyone also
+  knows the Joker once all passed: its holder is made to bid (the forced bid), or, if nobody holds
+  it, it was the card left over and the hand is thrown in;
 - and, only while the frame carries the ``previous`` summary of the hand just finished (a new
   hand was dealt and no action has been taken in it yet; events that are not actions, a
   computer player standing in or out, leave it open), the same of that previous hand, as it
@@ -137,6 +140,9 @@ def truth_of(row: TableRow) -> Truth:
                 hand = game.state
                 phase = hand.phase
                 game.push(action)
+                if hand.rules.auction and (hand.forced_bid or (hand.is_over and hand.bidder < 0)):
+                    for r in recipients:  # all passed: the Joker's place is told to everyone
+                        this[r].add("Jk")
                 for g in hand.gifts:  # call for best: the giver and the receiver know the card given
                     this[g.giver].add(str(g.card))
                     this[g.receiver].add(str(g.card))
@@ -165,8 +171,9 @@ def truth_of(row: TableRow) -> Truth:
                 deal = game.hands[dealt].deal
                 this = {s: {str(c) for c in deal.hands[s]} for s in range(n)}
                 this[None] = set()
-                for r in recipients:
-                    this[r].add(str(deal.up_card))
+                if deal.up_card is not None:  # Hasenpfeffer has none
+                    for r in recipients:
+                        this[r].add(str(deal.up_card))
                 dealt += 1
         snapshot()
     out.game = game
@@ -520,11 +527,15 @@ CONFIGS = [
     pytest.param("cut-throat", {"stick_the_dealer": True, "super_euchre": True}, "easy", 5, id="cut-throat-switches"),
     pytest.param("railroad", {}, "medium", 5, id="railroad"),
     pytest.param("railroad", {"best_card_free": True, "stick_the_dealer": True}, "easy", 5, id="railroad-switches"),
+    pytest.param("hasenpfeffer", {}, "medium", 5, id="hasenpfeffer"),
+    pytest.param("hasenpfeffer", {"defenders_score_tricks": True, "target": 7}, "easy", 5,
+                 id="hasenpfeffer-defenders-score"),
 ]
 
 
 def test_every_preset_is_scanned() -> None:
-    served = {p for p in PRESETS if not Rules.preset(p).auction}  # the server refuses Hasenpfeffer for now
+    # Hasenpfeffer is served; the other six-card game is refused for now
+    served = {p for p in PRESETS if Rules.preset(p).auction or Rules.preset(p).hand_size == 5}
     assert {p.values[0] for p in CONFIGS} == served
 
 
@@ -536,11 +547,12 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
         tables = asyncio.run(asyncio.wait_for(play_many(base, preset, rules, level, games, seed), 150))
         counts = scan(url, base, tables)
     assert counts["frames"] > 100 * games and counts["cards"] > 1000 * games, counts
-    assert counts["PLAY"] > 0 and counts.get("DISCARD", 0) > 0, counts
+    auction = Rules.preset(preset, **rules).auction  # Hasenpfeffer: bids of tricks, no discard
+    assert counts["PLAY"] > 0 and (counts.get("BID", 0) > 0 if auction else counts.get("DISCARD", 0) > 0), counts
     assert counts["public"] > 0 and counts["refused_records"] > 0, counts
     assert counts.get("bot_in", 0) > 0, counts  # stand-ins played, their frames were scanned too
     assert counts["previous_window"] > 0 and counts["planted_hand_3_on"] > 0, counts
-    if Rules.preset(preset, **rules).players == 4:
+    if Rules.preset(preset, **rules).players == 4 and not auction:
         assert counts.get("discards_to_dealer", 0) > 0, counts  # the dealer did see its own discard
 
 
@@ -610,7 +622,7 @@ def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list
     three versions), and the state frame each recipient would get at every version, built from
     the engine's views as the server builds them (``view``; ``previous`` while the new hand has
     no action yet; ``last``): ``frames[recipient][v - 1]`` is the frame of version ``v``."""
-    rules = Rules.preset(preset)
+    rules = Rules.preset(preset, **ENGINE_RULES.get(preset, {}))
     rng = random.Random(seed)
     game = Game(rules, seed=seed, dealer=0, clock=lambda: 0.0)
     recipients: list[Recipient] = [*range(rules.players), None]
@@ -640,7 +652,9 @@ def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list
     return row, frames
 
 
-ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8)]
+ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8), ("hasenpfeffer", 9)]
+ENGINE_RULES: dict[str, dict[str, Any]] = {"hasenpfeffer": {"target": 40}}
+"""Random bids of six end a game of Hasenpfeffer to 10 in two or three hands: a longer one."""
 
 
 @pytest.mark.parametrize(("preset", "seed"), ENGINE_GAMES, ids=[p for p, _ in ENGINE_GAMES])

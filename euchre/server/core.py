@@ -37,7 +37,7 @@ from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
 from euchre.bots.persona import computer_names
 from euchre.describe import action_words, hand_result_words, missing_choice_words
-from euchre.errors import EuchreError
+from euchre.errors import EuchreError, RulesError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
 from euchre.match import Match
@@ -433,6 +433,7 @@ class LiveTable:
             "history": self._history(g),
             "hand_no": g.played_hands_before() + 1 if g is not None else 1,
             "claimed": self._claimed(g),
+            "hand_size": self.rules.hand_size,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -448,9 +449,12 @@ class LiveTable:
             prev = previous.get(seat)
             claim = undo = False
             notes: list[str] = []
+            legal_words: dict[str, str] = {}
             if g is not None and seat is not None and view is not None:
                 if seat == to_act:
-                    notes = missing_choice_words(g.view(seat))
+                    own = g.view(seat)
+                    notes = missing_choice_words(own)
+                    legal_words = {str(a): action_words(a, own) for a in own.legal_actions}
                     claim = self.claimable()
                 undo = self.status == "playing" and self.practice(seat) and g.undo_steps(seat) > 0
             last = None
@@ -462,7 +466,8 @@ class LiveTable:
             if finished is not None:
                 result = self._result_words(*finished, seat)
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
-                                 "claim": claim, "undo": undo, "notes": notes, "result": result}
+                                 "claim": claim, "undo": undo, "notes": notes, "legal_words": legal_words,
+                                 "result": result}
         return out
 
     def _before(self, g: Game | None) -> tuple[Game, int] | None:
@@ -963,7 +968,11 @@ class LiveTable:
             view = g.view(seat)
         if not hintable(view):
             raise Refusal("no_hint", "no hints for this position")
-        hints = await self.hub.hint(view)
+        try:
+            hints = await self.hub.hint(view)
+        except RulesError as e:  # a game the hints' sampling does not play yet (Hasenpfeffer)
+            game = "Hasenpfeffer" if self.rules.auction else "these rules"
+            raise Refusal("no_hint", f"no hints for {game} yet (the hints' sampling does not play it)") from e
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
                  "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]
 

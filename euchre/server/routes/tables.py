@@ -48,9 +48,11 @@ class CreateTable(BaseModel):
 
 @router.get("/api/options")
 async def options() -> dict[str, Any]:
-    """What a new table can be: presets with their rules, levels, and the bots."""
+    """What a new table can be: presets with their rules (``fixed``: the fields the preset takes
+    no other value of, left off its page of switches), levels, and the bots."""
     return {
         "presets": [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "rules": Rules.preset(n).to_dict(),
+                     "fixed": sorted(Rules.preset(n).fixed_fields()),
                      "title": preset_title(n), "words": sections_to_dicts(rules_sections(Rules.preset(n)))}
                     for n in PRESETS],
         "levels": list(LEVELS), "default_level": DEFAULT_LEVEL, "bots": bot_descriptions(),
@@ -62,7 +64,8 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     limit_creates(request)
     try:
         rules = Rules.preset(body.preset, **body.rules)
-        rules.refuse_six_cards("the server's tables")
+        if not rules.auction:  # Hasenpfeffer is played here; the other six-card game not yet
+            rules.refuse_six_cards("the server's tables")
     except (EuchreError, TypeError, ValueError) as e:
         raise ApiError(400, "bad_rules", short(str(e))) from None
     name = clean_text(body.name) or "You"

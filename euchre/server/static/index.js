@@ -41,6 +41,7 @@
     lone_defender_euchre_points: { label: "Points for a lone defender's euchre", main: false, min: 0 },
     super_euchre_points: { label: "Super-euchre points", main: false, min: 0 },
     tie_break: { label: "No tie for first (play on)", main: false },
+    defenders_score_tricks: { label: "Defenders score their tricks", help: "the side that did not win the bid scores a point for each trick it takes too", main: true },
     players: { hidden: true },
   };
 
@@ -190,9 +191,12 @@
       return (ia < 0 ? 999 : ia) - (ib < 0 ? 999 : ib);
     });
     const groups = {};
+    // the fields this game takes no other value of (the server says which: a sister game's
+    // missing switches, or the sister games' own fields in Euchre) are left off the page
+    const fixed = new Set((current && Array.isArray(current.fixed)) ? current.fixed : []);
     for (const name of names) {
       const f = FIELDS[name] || {};
-      if (f.hidden) continue;
+      if (f.hidden || fixed.has(name)) continue;
       const value = rules[name];
       if (typeof value === "object" && value !== null) continue;
       // the game's ending: show the one the preset uses up front, the others in "more"
@@ -210,6 +214,8 @@
     }
     const summary = document.querySelector("#rules-more-box summary");
     if (summary) summary.textContent = "More rules (house rules, match, scoring, deck)";
+    const moreBox = $("rules-more-box");
+    if (moreBox) moreBox.classList.toggle("hidden", !more.childNodes.length);   // a game with no more switches
     if (!names.length) main.append(el("p", { class: "muted", text: "This game has no switches." }));
     markChanged();
   }

@@ -22,7 +22,9 @@
   const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
   const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best",
-    "misdeal_offer", "farmer_offer", "farmer_give", "offers"];
+    "misdeal_offer", "farmer_offer", "farmer_give", "offers", "auction", "name_trump"];
+  // An auction of tricks instead of the up card (Hasenpfeffer): the high bid shows in the middle
+  const AUCTION_PHASES = ["auction", "name_trump"];
   // Before the bidding (house rules ace_no_face, farmers_hand): the up card shows, no trump yet
   const OFFER_PHASES = ["misdeal_offer", "farmer_offer", "farmer_give", "offers"];
   // Call for best (house rule call_for_best): a card passed to a lone player, who discards one
@@ -777,6 +779,15 @@
 
   // ---------------------------------------------------------------- action words
   /** Readable label for an action the user may take (as nodes: text plus a coloured suit). */
+  /** The server's words for one of your legal actions now (d.legal_words), or null. */
+  function serverWords(action) {
+    const d = D();
+    const w = d && d.legal_words && typeof d.legal_words === "object" ? d.legal_words[action] : null;
+    return typeof w === "string" && w ? w : null;
+  }
+
+  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+
   function actionLabelNodes(action, view) {
     const parts = action.split(/\s+/);
     const verb = parts[0];
@@ -817,7 +828,8 @@
         break;
       case "give": out.push("Give ", E.cardText(parts[1])); break;
       case "play": out.push("Play ", E.cardText(parts[1])); break;
-      default: out.push(action);
+      case "bid": out.push("Bid " + parts.slice(1).join(" ")); break;   // a bid of tricks: "Bid 3"
+      default: out.push(capital(serverWords(action) || action));
     }
     return out;
   }
@@ -834,7 +846,7 @@
       case "keep":
         return view && view.phase === "farmer_offer" ? "Keep the hand as dealt and go on to the bidding" : "Keep the hand and play it";
       case "farmer": return "Give three cards of your choice face down to the stock and take the three under the up card";
-      default: return actionLabelText(action, view);
+      default: return capital(serverWords(action) || actionLabelText(action, view));
     }
   }
 
@@ -874,6 +886,7 @@
         return ["gave ", isSeat(to) ? objName(d, to) + " " : "", E.cardText(parts[1])];
       }
       case "play": return ["played ", E.cardText(parts[1])];
+      case "bid": return [`bid ${parts.slice(1).join(" ")}`];
       case "misdeal": {
         const shown = Array.isArray(view.misdeal_hand) && view.misdeal_hand.length ? view.misdeal_hand : [];
         return ["called a misdeal", ...(shown.length ? [", showing ", ...cardNodes(shown)] : []), ": the same dealer deals again"];
@@ -977,6 +990,7 @@
       case "misdeal": return "Misdeal!";
       case "keep": return "Kept";
       case "farmer": return "Farmer's hand";
+      case "bid": return "Bid " + parts.slice(1).join(" ");
       default: return "";
     }
   }
@@ -1387,7 +1401,10 @@
     renderHints();
   }
 
-  function signed(p) { return p > 0 ? `+${p}` : String(p); }
+  function signed(p) { return p > 0 ? `+${p}` : p < 0 ? `\u2212${-p}` : String(p); }
+
+  /** A score as printed: a negative one (Hasenpfeffer's set bids) with a true minus sign. */
+  function scoreText(p) { return typeof p === "number" && p < 0 ? `\u2212${-p}` : String(p); }
 
   function fmtPoints(p) {
     const n = Number(p);
@@ -1414,12 +1431,13 @@
     for (const h of hist) {
       const made = el("td");
       if (h.maker !== null && h.maker !== undefined && h.trump) {
-        made.append(`${whoName(d, h.maker)} `, E.suitSpan(h.trump, false), h.alone ? " alone" : "");
+        made.append(`${whoName(d, h.maker)} `, E.suitSpan(h.trump, false), h.alone ? " alone" : "",
+                    h.bid ? ` bid ${h.bid}${h.forced_bid ? " (forced)" : ""}` : "");
       } else made.append("thrown in");
       const tr = el("tr", null, el("td", { text: String(h.hand) }), made);
       sides.forEach((_, i) => {
         const p = (h.points || [])[i] || 0;
-        tr.append(el("td", { class: p > 0 ? "gain" : "", text: `${p > 0 ? "+" + p : "\u2013"}  ${(h.scores || [])[i]}` }));
+        tr.append(el("td", { class: p > 0 ? "gain" : p < 0 ? "loss" : "", text: `${p ? signed(p) : "\u2013"}  ${scoreText((h.scores || [])[i])}` }));
       });
       body.append(tr);
     }
@@ -1440,8 +1458,9 @@
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", "the scores over the hands");
     const top = Math.max(1, d.target || 0, ...hist.flatMap((x) => x.scores || []));
+    const bottom = Math.min(0, ...hist.flatMap((x) => x.scores || []));   // below 0: a set bid (Hasenpfeffer)
     const x = (i) => pad + (w - 2 * pad) * (hist.length ? i / hist.length : 0);
-    const y = (v) => h - pad - (h - 2 * pad) * (v / top);
+    const y = (v) => h - pad - (h - 2 * pad) * ((v - bottom) / (top - bottom));
     sides.forEach((_, si) => {
       // the start: 0, or what the side carried over (laps, in a match): the first score less its points
       const h0 = hist[0];
@@ -1602,7 +1621,7 @@
   function renderScore(d) {
     const sides = sidesOf(d);
     const scores = Array.isArray(d.scores) ? d.scores : (d.view ? d.view.scores : []);
-    $("score").textContent = (scores && scores.length ? scores : sides.map(() => 0)).join(" \u2013 ");
+    $("score").textContent = (scores && scores.length ? scores : sides.map(() => 0)).map(scoreText).join(" \u2013 ");
     const l0 = $("side-label-0"), l1 = $("side-label-1");
     $("scoreboard").classList.toggle("three", sides.length > 2);
     if (sides.length === 2) {
@@ -1662,6 +1681,8 @@
       if (v && v.dealer === s) badge("dealer", "D", "dealer");
       if (v && v.maker === s && v.trump) badge("maker", "maker " + (E.SUIT_SYM[v.trump] || ""), "made trump");
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
+      // the high bid's holder, once the auction's bubbles are gone
+      if (v && v.bid && v.bidder === s && BIDDING.indexOf(v.phase) < 0) badge("bid", `bid ${v.bid}`, v.forced_bid ? "everyone passed: holds the Joker and must take at least 3 tricks" : `the high bid: ${v.bid} tricks`);
       if (v && v.lone_defender === s) badge("alone", "defends alone");
       if (v && v.farmer === s) badge("farmer", "farmer", "claimed the farmer's hand (held only nines and tens) and swapped three cards with the stock");
       if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0) badge("out", "sitting out");
@@ -1713,6 +1734,19 @@
       chip.classList.add("hidden");
     }
     $("hand-no").textContent = v ? `Hand ${handNo(d, v)}` : "";
+  }
+
+  /** The bids of tricks among the legal actions, as numbers (the frame lists only the legal ones). */
+  function legalBids(legal) {
+    return (legal || []).map((a) => /^bid (\d+)$/.exec(a)).filter(Boolean).map((m) => Number(m[1]));
+  }
+
+  /** The high bid in words: "3, by Otto", "3, by Otto (everyone passed: Otto holds the Joker)". */
+  function highBidText(d, v) {
+    if (!v || !v.bid || !isSeat(v.bidder)) return "";
+    const who = whoName(d, v.bidder);
+    const forced = v.forced_bid ? ` (everyone passed: ${who} ${v.bidder === S.seat ? "hold" : "holds"} the Joker)` : "";
+    return `${v.bid}, by ${who}${forced}`;
   }
 
   /** The hand's number as players count it: a cancelled deal (a misdeal) is not a hand (d.hand_no). */
@@ -1802,6 +1836,15 @@
       if (OFFER_PHASES.indexOf(v.phase) >= 0 && v.phase !== "farmer_give") {
         middle.append(el("span", { class: "caption offers", text: "before the bidding" }));
       }
+    } else if (AUCTION_PHASES.indexOf(v.phase) >= 0 || (!v.up_card && BIDDING.indexOf(v.phase) >= 0)) {
+      // an auction of tricks (no up card): the high bid and who holds it
+      const box = el("div", { class: "bid-box", id: "high-bid" });
+      box.append(el("span", { class: "caption", text: "high bid" }),
+                 el("span", { class: "big", id: "high-bid-value", text: v.bid ? String(v.bid) : "\u2013" }));
+      let caption = "no bid yet";
+      if (v.bid && isSeat(v.bidder)) caption = v.forced_bid ? `${whoName(d, v.bidder)}: forced, holds the Joker` : whoName(d, v.bidder);
+      box.append(el("span", { class: "caption", id: "high-bid-who", text: caption }));
+      middle.append(box);
     } else if (BEST_PHASES.indexOf(v.phase) >= 0) {
       const r = bestReceiver(v);
       const g = isSeat(r) ? partnerOf(d, r) : null;
@@ -1914,10 +1957,15 @@
     if (isSeat(p.misdeal)) return `Misdeal: ${objName(d, p.misdeal)} ${p.misdeal === S.seat ? "ask" : "asks"} for a new deal`;
     const r = resultOf(d, p);
     if (!r) return "Hand over";
-    if (r.outcome === "thrown in") return "Everyone passed: no trump";
+    if (r.outcome === "thrown in") return "Everyone passed: thrown in";
     // The makers are the subject: they made it, marched, or "were euchred" (by the others).
     const who = sideLabel(d, r.maker_side);
     const one = sidesOf(d)[r.maker_side].length === 1 && who !== "You";
+    if (r.bid) {   // a bid of tricks (Hasenpfeffer): made, or set
+      if (r.outcome === "march") return `${who} took every trick!`;
+      if (r.outcome === "made") return `${who} made the bid of ${r.bid}`;
+      return `${who} ${one ? "was" : "were"} set (bid ${r.bid})`;
+    }
     if (r.outcome === "march") return `${who} marched!`;
     if (r.outcome === "made") return `${who} made it`;
     return `${who} ${one ? "was" : "were"} euchred`;
@@ -1950,12 +1998,19 @@
       return frag;
     }
     if (p.trump) {
+      const bid = r && r.bid ? ` \u00b7 bid ${r.bid}` : "";
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
-        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "",
+        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "", bid,
         claimer(d, p) !== null ? ` \u00b7 ${whoName(d, claimer(d, p))} claimed the rest` : ""));
+      if (r && r.forced_bid) {
+        frag.append(el("div", { class: "small", id: "forced-bid-note",
+          text: `Everyone passed, so ${objName(d, p.maker)}, holding the Joker, had to bid ${r.bid}.` }));
+      }
     }
     if (!p.trump) {
-      frag.append(el("div", { class: "small", text: "The hand is thrown in; the deal passes to the left." }));
+      // the server's sentence says why and who deals next (a Hasenpfeffer throw-in: the Joker was left over)
+      const text = r && r.words ? capital(r.words) + "." : "The hand is thrown in; the deal passes to the left.";
+      frag.append(el("div", { class: "small", id: "thrown-in-note", text }));
       return frag;
     }
     sides.forEach((seats, i) => {
@@ -2090,6 +2145,17 @@
           break;
         }
         case "play": text = (v.trick && v.trick.length) ? "Your turn: play a card." : "Your turn: lead a card."; break;
+        case "auction": {
+          const bids = legalBids(v.legal);
+          const range = !bids.length ? "" : bids.length === 1 ? `bid ${bids[0]}` : `bid ${Math.min(...bids)} to ${Math.max(...bids)} tricks`;
+          text = `Your turn: ${range}${range && v.legal.indexOf("pass") >= 0 ? ", or pass" : ""}.` +
+                 (v.bid && isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : "");
+          break;
+        }
+        case "name_trump":
+          text = v.forced_bid ? `Everyone passed and you hold the Joker: you bid ${v.bid}. Name trump.`
+            : `You won the bid with ${v.bid}: name trump.`;
+          break;
         default: text = "Your turn.";
       }
     } else if (v.to_act !== null && v.to_act !== undefined) {
@@ -2113,6 +2179,11 @@
         case "farmer_give": text = `Farmer's hand: ${who} gives three cards to the stock…`; break;
         case "misdeal_offer": case "farmer_offer": case "offers": text = offersText(v); break;
         case "play": text = (v.trick && v.trick.length) ? `${who} to play…` : `${who} to lead…`; break;
+        case "auction": text = `${who} is bidding…` + (v.bid && isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : ""); break;
+        case "name_trump":
+          text = v.forced_bid ? `Everyone passed: ${who} holds the Joker, bids ${v.bid} and names trump…`
+            : `${who} won the bid with ${v.bid} and names trump…`;
+          break;
         default: text = `${who} to act…`;
       }
     } else if (v.phase === "call_for_best") {
@@ -2339,6 +2410,7 @@
         else if (v.phase === "bid2" || (v.trump && v.trump !== upSuit(v) && upSuit(v))) note = " (turned down)";
         row("Up card", E.cardText(v.up_card), note);
       }
+      if (v.bid && isSeat(v.bidder)) row("High bid", highBidText(d, v));
       if (v.trump) row("Trump", E.suitSpan(v.trump, true));
       if (v.maker !== null && v.maker !== undefined && v.trump) row("Maker", whoName(d, v.maker) + (v.alone ? ", alone" : ""));
       if (v.lone_defender !== null && v.lone_defender !== undefined) row("Defends alone", whoName(d, v.lone_defender));
@@ -2410,7 +2482,8 @@
       line(before.misdeal, ["called a misdeal, showing ", ...cardNodes(before.misdeal_hand),
                             ` (no face card): the deal is cancelled and ${objName(d, before.dealer)} ${before.dealer === S.seat ? "deal" : "deals"} again`], "misdeal");
     }
-    line(null, [`${whoName(d, v.dealer)} dealt; up card `, E.cardText(v.up_card)], "muted");
+    if (v.up_card) line(null, [`${whoName(d, v.dealer)} dealt; up card `, E.cardText(v.up_card)], "muted");
+    else line(null, [`${whoName(d, v.dealer)} dealt ${d.hand_size || (v.hand || []).length || ""} cards each`], "muted");
     for (const item of historyItems(d, v)) line(item.seat, item.nodes, item.cls);
     ul.scrollTop = ul.scrollHeight;
   }

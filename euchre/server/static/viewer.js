@@ -201,11 +201,22 @@
     felt.dataset.players = String(n);
     for (const old of Array.from(felt.querySelectorAll(".vseat"))) old.remove();
     for (let s = 0; s < n; s++) felt.append(seatEl(t, st, s, pos[s]));
+    // the up card and its fate; a game without one (Hasenpfeffer) shows the high bid there
     const up = E.clear($("up-card"));
-    up.append(E.cardEl(st.up_card));
-    $("up-box").dataset.fate = st.up_fate;
-    $("up-fate").textContent = st.up_fate_words + (st.discard ? "; buried: " : "");
-    if (st.discard) $("up-fate").append(E.cardText(st.discard));
+    const upLabel = $("up-box").querySelector(".muted");
+    if (st.up_card) {
+      up.append(E.cardEl(st.up_card));
+      $("up-box").dataset.fate = st.up_fate;
+      $("up-fate").textContent = st.up_fate_words + (st.discard ? "; buried: " : "");
+      if (st.discard) $("up-fate").append(E.cardText(st.discard));
+      if (upLabel) upLabel.textContent = "Up card";
+    } else {
+      $("up-box").dataset.fate = "none";
+      if (upLabel) upLabel.textContent = "High bid";
+      const holder = st.bidder !== null && st.bidder !== undefined ? t.players[st.bidder] : null;
+      up.append(el("strong", { class: "num", id: "high-bid", text: st.bid ? String(st.bid) : "\u2013" }));
+      $("up-fate").textContent = st.bid ? `by ${holder}${st.forced_bid ? " (forced: holds the Joker)" : ""}` : "no bid yet";
+    }
     const trump = E.clear($("trump-line"));
     if (st.trump) {
       trump.append("Trump ", E.suitSpan(st.trump, true), el("br"),
@@ -238,7 +249,7 @@
     t.sides.forEach((seats, i) => {
       score.append(el("div", { class: "vscore-row" },
         el("span", { text: seats.map((s) => t.players[s]).join(" & ") }),
-        el("strong", { class: "num", text: String(st.scores[i]) })));
+        el("strong", { class: "num", text: st.scores[i] < 0 ? "\u2212" + -st.scores[i] : String(st.scores[i]) })));
     });
     if (t.rules && t.rules.target) score.append(el("div", { class: "muted small", text: `game to ${t.rules.target}` }));
     const bids = E.clear($("vbids"));
