@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     fast = len(states) / (time.perf_counter() - t0)
     few = states[: a.baseline_hands]
     t0 = time.perf_counter()
-    slow_values = [alphabeta(s.copy(stack=False), -1, 6) for s in few]
+    slow_values = [alphabeta(s.copy(stack=False), -1, rules.hand_size + 1) for s in few]
     slow = len(few) / (time.perf_counter() - t0)
     assert slow_values == values[: len(few)], "solver and baseline disagree"
     print(f"{a.rules}: {len(states)} full hands, first call {warm:.2f}s (numba compile or cache load)")

@@ -122,7 +122,8 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
                  bid_samples: int = 32, seed: int = 0,
                  progress: Callable[[], None] | None = None) -> Review:
     """Review every real decision of ``game`` (see the module docstring). ``samples`` and
-    ``bid_samples`` set the search budget per decision; ``progress`` is called after each."""
+    ``bid_samples`` set the search budget per decision (``bid_samples`` also per bid and naming
+    of trump in the auction games); ``progress`` is called after each."""
     n = game.rules.players
     review = Review(players=list(players) if players else [f"seat {s}" for s in range(n)])
     for hi, ai, state in _decisions(game):
@@ -133,7 +134,7 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
         chosen = game.hands[hi].history[ai]
         view = PlayerView.of(state, seat)
         evaluations = tuple(hint(view, seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
-                                 actions=legal))
+                                 auction_samples=bid_samples, actions=legal))
         best = evaluations[0]
         mine = next(e for e in evaluations if e.action == chosen)
         loss = best.points - mine.points

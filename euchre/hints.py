@@ -36,12 +36,16 @@ from euchre.bots.search import Evaluation, SearchBot, _Later
 from euchre.cards import effective_suit
 from euchre.view import _HOUSE_PHASES, PlayerView
 
-__all__ = ["Hint", "hint", "hintable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
+__all__ = ["Hint", "hint", "hintable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES", "HINT_AUCTION_SAMPLES",
+           "LATE_FACTOR", "EVEN_Z"]
 
 HINT_SAMPLES = 2400
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
 HINT_BID_SAMPLES = 800
 """Sampled deals per bidding hint (each costs a whole-hand solve per choice)."""
+HINT_AUCTION_SAMPLES = 200
+"""Sampled deals per hint in the auction games' bidding (Hasenpfeffer: a bid's rollouts end in up
+to four namings of trump, each a six-card solve; a few seconds a hint)."""
 LATE_TRICKS = 2
 LATE_FACTOR = 3
 """A card play after :data:`LATE_TRICKS` tricks takes this many times the card samples: its deals
@@ -225,16 +229,17 @@ class _HintBot(SearchBot):
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None,
-         control: bool = True) -> list[Hint]:
+         control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES) -> list[Hint]:
     """Every legal action of the seat to act (or only ``actions``) with its expected points, best
     first; ``seed`` defaults to :func:`position_seed`. ``samples`` and ``bid_samples`` set the
     budget (sampled deals per card play, :data:`LATE_FACTOR` times as many late in the hand, and
-    per bid); ``control``: the control variate (see the
-    module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
+    per bid; ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
+    the control variate (see the module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
-                   score_aware=False, bid_margin=0.0, alone_margin=0.0, close_factor=1, control=control)
+                   score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
+                   control=control, auction_samples=auction_samples)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
         bot.samples = samples * LATE_FACTOR

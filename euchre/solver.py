@@ -1,11 +1,17 @@
 """The exact solver: the best play of a hand whose cards are all known, and what it is worth.
 
 Once trump is made, a hand with every card face up is a two-sided game of perfect information:
-the makers try to take tricks, the defenders try to stop them. Every score in RULES.md is a
-non-decreasing function of the tricks the makers take (3 make, 5 march, fewer a euchre), so the
-minimax value in *maker tricks* gives the minimax value in points, whatever the scoring table or
-the game score: this module solves for tricks and :meth:`~euchre.state.State.score_for` turns
-tricks into points. It is the engine of the search bot, of hints and of game analysis.
+the makers try to take tricks, the defenders try to stop them. Every score in RULES.md and
+RULES-FAMILY.md is a non-decreasing function of the tricks the makers take, for the makers'
+points minus the others' (3 make, 5 march, fewer a euchre; in the six-card games of tricks bid,
+every trick from the bid up, less than the bid minus the bid), so the minimax value in *maker
+tricks* gives the minimax value in points, whatever the scoring table or the game score: this
+module solves for tricks and :meth:`~euchre.state.State.score_for` turns tricks into points. It
+is the engine of the search bot, of hints and of game analysis.
+
+Hands of five or six cards are solved (``rules.hand_size``: six in Hasenpfeffer and Bid Euchre),
+with any trump index (a suit, no trump or low) and any deck of distinct cards; a seat sitting
+out is skipped. The search itself knows nothing of the size: it counts the tricks still to finish.
 
 The search is alpha-beta over card plays, compiled with numba. What makes it fast:
 
@@ -31,11 +37,10 @@ from numba import njit
 
 from euchre.actions import PLAY_ACTIONS, PLAY_OFFSET, Action
 from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, NUM_TRUMPS, POWER
-from euchre.errors import PhaseError
-from euchre.rules import HAND_SIZE
+from euchre.errors import PhaseError, RulesError
 from euchre.state import Phase, State
 
-__all__ = ["Solver", "solve", "action_values", "thread_solver", "TT_BYTES"]
+__all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "TT_BYTES", "MAX_HAND"]
 
 # Indexed by the trump index: 0-3 a suit, 4 no trump, 5 low (cards.NO_TRUMP, cards.LOW). The
 # search's trick winner, "highest trump else highest of the led suit", needs no branch for a hand
@@ -50,11 +55,11 @@ _ORDER = np.array(
 )
 """_ORDER[trump]: every card grouped by the suit it follows, strongest first within a suit."""
 
-_MADE = 3
-"""Tricks the makers need to make their bid (all :data:`~euchre.rules.HAND_SIZE` is a march)."""
+MAX_HAND = 6
+"""The largest hand the solver plays (its stack and move buffers are sized for it)."""
 
 _TT_BITS = 18
-_MAX_PLY = 24
+_MAX_PLY = 4 * MAX_HAND
 TT_BYTES = 4 * 8 << _TT_BITS
 """Bytes of one solver's transposition table (four arrays of 2**18 64-bit words: 8 MiB). The
 table never grows: a full slot is overwritten."""
@@ -323,7 +328,8 @@ class Solver:
         self._tseats = np.zeros(4, dtype=np.int64)
 
     def _setup(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]:
-        state.rules.refuse_six_cards("the solver")
+        if state.rules.hand_size > MAX_HAND:
+            raise RulesError(f"the solver plays hands of at most {MAX_HAND} cards, not {state.rules.hand_size}")
         if state.phase is not Phase.PLAY:
             raise PhaseError(f"the solver needs a hand in trick play, not {state.phase_words()}")
         n = state.n
@@ -341,7 +347,7 @@ class Solver:
             self._tcards[j] = c
             self._tseats[j] = s
         self._gen += 1
-        return hands, nxt, maker, len(active), len(state.trick), HAND_SIZE - len(state.tricks)
+        return hands, nxt, maker, len(active), len(state.trick), state.rules.hand_size - len(state.tricks)
 
     def solve(self, state: State) -> int:
         """The tricks the maker's side ends the hand with (already won included) if every seat
@@ -350,7 +356,7 @@ class Solver:
             return state.maker_tricks()
         hands, nxt, maker, nactive, nt, left = self._setup(state)
         future = _search(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
-                         nt, state.to_act, left, -1, HAND_SIZE + 1, self._tt_key, self._tt_gen, self._tt_lo,
+                         nt, state.to_act, left, -1, state.rules.hand_size + 1, self._tt_key, self._tt_gen, self._tt_lo,
                          self._tt_hi, self._gen, self._buf, self._fr)
         return state.maker_tricks() + int(future)
 
@@ -362,19 +368,21 @@ class Solver:
         out = np.zeros(len(cards), dtype=np.int64)
         _root(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats, nt,  # type: ignore[arg-type]
               state.to_act, left, arr, out, self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi,
-              self._gen, self._buf, self._fr, -1, HAND_SIZE + 1)
+              self._gen, self._buf, self._fr, -1, state.rules.hand_size + 1)
         base = state.maker_tricks()
         return [base + int(v) for v in out]
 
     # --- outcomes: enough to score, cheaper than exact tricks -------------------------------
-    # Points depend on the makers' tricks only through a few thresholds (3: made, 5: march, and
-    # 1 when a super-euchre scores). Null-window searches answer "at least k?" much faster than a
-    # full-window search finds the exact count, and share the transposition table.
+    # Points depend on the makers' tricks only through a few thresholds (:func:`thresholds`: 3
+    # made and 5 march, and 1 when a super-euchre scores; in a game of tricks bid, every count from
+    # the bid up). Null-window searches answer "at least k?" much faster than a full-window search
+    # finds the exact count, and share the transposition table; a binary search over the
+    # thresholds asks as few of them as it can (for 3 and 5: "3?", then "5?" if made).
 
     def outcome(self, state: State) -> int:
         """A number of maker tricks that scores exactly as best play from here does
         (``state.score_for(solver.outcome(s)) == state.score_for(solver.solve(s))``), found with
-        null-window searches only."""
+        null-window searches only: the highest of :func:`thresholds` the makers reach, else 0."""
         if state.phase is Phase.OVER:
             return state.maker_tricks()
         hands, nxt, maker, nactive, nt, left = self._setup(state)
@@ -392,11 +400,15 @@ class Solver:
                         self._buf, self._fr)
             return int(v) >= need
 
-        if at_least(_MADE):
-            return HAND_SIZE if at_least(HAND_SIZE) else _MADE
-        if state.rules.super_euchre:
-            return 1 if at_least(1) else 0
-        return 0
+        ts = thresholds(state)
+        lo, hi = -1, len(ts) - 1  # the answer is ts[lo] (0 for -1); ts[hi + 1:] are out of reach
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if at_least(ts[mid]):
+                lo = mid
+            else:
+                hi = mid - 1
+        return ts[lo] if lo >= 0 else 0
 
     def sweeps(self, state: State, makers: bool) -> bool:
         """Whether the makers (``makers=True``) or the defenders take every trick still to be
@@ -433,16 +445,25 @@ class Solver:
                   need - 1, need)
             return {c: int(v) >= need for c, v in zip(among, out, strict=True)}
 
-        made = at_least(_MADE, reps)
-        value = {c: _MADE for c in reps if made[c]}
-        march = at_least(HAND_SIZE, [c for c in reps if made[c]])
-        value.update({c: HAND_SIZE for c, yes in march.items() if yes})
-        lost = [c for c in reps if not made[c]]
-        if state.rules.super_euchre:
-            some = at_least(1, lost)
-            value.update({c: 1 if some[c] else 0 for c in lost})
-        else:
-            value.update({c: 0 for c in lost})
+        # The binary search of :meth:`outcome` for every card at once: each round asks one
+        # null-window search per threshold, for all the cards that wait on it (highest first).
+        ts = thresholds(state)
+        lo = dict.fromkeys(reps, -1)
+        hi = dict.fromkeys(reps, len(ts) - 1)
+        while True:
+            pending: dict[int, list[int]] = {}
+            for c in reps:
+                if lo[c] < hi[c]:
+                    pending.setdefault((lo[c] + hi[c] + 1) // 2, []).append(c)
+            if not pending:
+                break
+            for mid in sorted(pending, reverse=True):
+                for c, yes in at_least(ts[mid], pending[mid]).items():
+                    if yes:
+                        lo[c] = mid
+                    else:
+                        hi[c] = mid - 1
+        value = {c: ts[lo[c]] if lo[c] >= 0 else 0 for c in reps}
         return {PLAY_ACTIONS[c]: value[groups[c]] for c in cards}
 
     def action_values(self, state: State) -> dict[Action, int]:
@@ -498,6 +519,36 @@ class Solver:
             else:
                 current = -1
         return rep
+
+
+_THRESHOLDS: dict[tuple[int, int, bool, int, tuple[int, int, bool]], tuple[object, tuple[int, ...]]] = {}
+"""Cache of :func:`thresholds` by (id of the rules, maker, alone, lone defender, auction), with
+the rules themselves to check the id still names them."""
+
+
+def thresholds(state: State) -> tuple[int, ...]:
+    """The maker trick counts at which the hand's points change (``k`` such that
+    ``state.score_for(k) != state.score_for(k - 1)``), lowest first: all that the outcome of a
+    hand is decided by. Trump must be made.
+
+    >>> import random
+    >>> from euchre import Rules, State
+    >>> s = State.random(Rules(), dealer=0, rng=random.Random(4))
+    >>> _ = s.push("order"); _ = s.push(s.legal_actions()[0])
+    >>> thresholds(s)
+    (3, 5)
+    """
+    rules = state.rules
+    key = (id(rules), state.maker, state.alone, state.lone_defender, state.auction)
+    hit = _THRESHOLDS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    pts = [state.score_for(k) for k in range(rules.hand_size + 1)]
+    out = tuple(k for k in range(1, len(pts)) if pts[k] != pts[k - 1])
+    if len(_THRESHOLDS) > 4096:
+        _THRESHOLDS.clear()
+    _THRESHOLDS[key] = (rules, out)
+    return out
 
 
 _LOCAL = threading.local()

@@ -30,7 +30,7 @@ from euchre.cards import (
     mask_of,
     sort_hand,
 )
-from euchre.errors import DealError, SeatError
+from euchre.errors import DealError, RulesError, SeatError
 from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
 
@@ -318,8 +318,14 @@ class PlayerView:
         choices (a chosen gift, a kept offer) are weighed as random choices among their options,
         so the sample is drawn from the deals and choices that explain the view (see
         :func:`_resample_house`).
+
+        The games that turn no card up (Hasenpfeffer, Bid Euchre: six cards each) are sampled by
+        :func:`_resample_open`: the unseen cards go to the other seats, and what is left over
+        (Hasenpfeffer's unused card) is the stock, which nobody holds; a forced bid puts the Joker
+        in the bidder's hand.
         """
-        self.rules.refuse_six_cards("resampling (the search bots)")
+        if self.up_card is None and not self.rules.has_up_card:
+            return _resample_open(self, rng, tries)
         if (self.gifts or self.phase in _HOUSE_PHASES or self.misdeal >= 0 or self.farmer >= 0
                 or self.rules.ace_no_face or self.rules.farmers_hand):
             return _resample_house(self, rng, tries)
@@ -461,6 +467,73 @@ class PlayerView:
             buried = left[0] if hidden_discard and left else None
             return out, buried
         return None
+
+
+# --- resampling the games without an up card (RULES-FAMILY.md 14, 15) ------------------------------------
+def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
+    """:meth:`PlayerView.resample` for rules that turn no card up (``rules.has_up_card`` false:
+    the six-card auction games). The seat knows its own cards, every card played and who played
+    it, the voids shown, and (Hasenpfeffer's forced bid) who holds the Joker; nothing else moves a
+    card. So the unseen cards are dealt at random to the other seats, each getting what it still
+    holds (``rules.hand_size`` less the cards it played), and the rest of the deck is the stock:
+    Hasenpfeffer's unused card is any unseen card no hand was given, Bid Euchre has none. Uniform
+    over the consistent deals by rejection sampling; after ``tries`` shuffles that all break a
+    void, the constrained fill of :meth:`PlayerView._constrained_fill` (always consistent)."""
+    if any(a is None for _, a in view.actions) or view.gifts:
+        # A hidden card moved between seats (an exchange these rules may add): not sampled here.
+        raise RulesError("Rules: resampling does not cover a hidden exchange of cards in a game "
+                         "without an up card yet")
+    rules = view.rules
+    n = rules.players
+    played = [0] * n
+    for tr in view.tricks:
+        for seat, c in tr.plays:
+            played[seat] |= 1 << c
+    for seat, c in view.trick:
+        played[seat] |= 1 << c
+    all_played = 0
+    for m in played:
+        all_played |= m
+    need = [0 if s == view.seat else rules.hand_size - played[s].bit_count() for s in range(n)]
+    pool_mask = view.unseen_mask()
+    pinned: dict[int, int] = {}
+    holder = view.joker_holder
+    if holder is not None and holder != view.seat and pool_mask >> JOKER & 1:
+        pinned[holder] = 1 << JOKER  # a forced bid: everyone knows who holds the Joker
+        need[holder] -= 1
+        pool_mask &= ~(1 << JOKER)
+    pool: list[int] = list(iter_mask(pool_mask))
+    voids = view.voids()
+    seats = [s for s in range(n) if need[s] > 0]
+    deal_to: dict[int, list[int]] = {}
+    for attempt in range(tries + 1):
+        rng.shuffle(pool)
+        if attempt == tries:
+            got = PlayerView._constrained_fill(pool, seats, need, voids, False, rng)
+            if got is None:
+                raise DealError("no deal is consistent with this view")
+            deal_to = got[0]
+            break
+        i = 0
+        deal_to = {}
+        for s in seats:
+            deal_to[s] = pool[i:i + need[s]]
+            i += need[s]
+        if all(not (mask_of(deal_to[s]) & voids.get(s, 0)) for s in seats):
+            break
+    mine = mask_of(view.hand) if view.seat is not None else 0
+    used = all_played
+    hands: list[list[Card]] = []
+    for s in range(n):
+        start = (mine if s == view.seat else mask_of(deal_to.get(s, ())) | pinned.get(s, 0)) | played[s]
+        used |= start
+        hands.append([CARDS[c] for c in iter_mask(start)])
+    stock = [CARDS[c] for c in iter_mask(deck_mask(rules.deck) & ~used)]
+    state = State(rules, dealer=view.dealer, hands=hands, up_card=None, stock=stock)
+    for _, action in view.actions:
+        assert action is not None
+        state._push(action)
+    return state
 
 
 # --- resampling the house rules (RULES-FAMILY.md 12.2-12.4, 12.7) --------------------------------------

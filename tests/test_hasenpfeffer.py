@@ -318,14 +318,7 @@ def test_egn_refuses_hasenpfeffer() -> None:
 
 # --- consumers that do not play six-card hands yet refuse them by name ------------------------------------------
 def test_consumers_refuse_six_card_hands() -> None:
-    from euchre.solver import Solver
-
-    s = hand(TOP_DEAL)
-    push_all(s, "pass", "bid 2", "pass", "pass", "call d")
-    with pytest.raises(RulesError, match="the solver does not support Hasenpfeffer"):
-        Solver().solve(s)
-    with pytest.raises(RulesError, match="resampling"):
-        PlayerView.of(s, 0).resample(random.Random(1))
+    # (The solver, resampling and the search bot play them: tests/test_search_hasenpfeffer.py.)
     with pytest.raises(RulesError, match="euchre.batch"):
         from euchre.batch import _rules_row
 
@@ -337,10 +330,10 @@ def test_consumers_refuse_six_card_hands() -> None:
     assert game.claim_line() is None
 
 
-def test_search_levels_fall_back_to_the_heuristic() -> None:
-    bot = make_bot("search", seed=1)
+def test_the_search_bot_plays_a_legal_hand() -> None:
+    bot = make_bot("search", seed=1, samples=8, bid_samples=4, auction_samples=4)
     game = Game(HP, seed=4)
-    while not game.is_over and len(game.hands) < 3:
+    while not game.is_over and len(game.hands) < 2:
         seat = game.to_act
         action = bot.choose(game.view(seat))
         assert action in game.legal_actions()

@@ -99,6 +99,14 @@ BID_MARGIN = 0.1
 """Points a call that makes trump must beat passing by (the solver is optimistic about play)."""
 ALONE_MARGIN = 0.1
 """Points going alone must beat the same call with the partner by."""
+TRICK_BID_MARGIN = 0.05
+"""The auction games (bids of tricks: Hasenpfeffer, Bid Euchre): points a bid of ``k`` tricks must
+beat the alternatives by, per trick bid (a bid of 3: 0.15 points, of 6: 0.3). The solver is
+optimistic about the makers' play as about any call's, and a bid stakes what it offers: failing
+costs the bid, making it gains about as much, so an overestimate of the chance of making it costs
+in proportion to the bid (2.5% too optimistic a chance of making ``k`` costs about 0.05 ``k``
+points). Naming trump after the bid owes no margin of its own: the bid that led to it paid it.
+Not tuned by measurement yet (see bench/README.md, Hasenpfeffer)."""
 PLAY_MISFIT = 0.3
 """Weight of a sample for each card the other side played that the heuristic policy would not
 have played with the sampled hand (reading the card play; ``infer_play``)."""
@@ -121,8 +129,12 @@ _EVEN_PHASES = frozenset({Phase.PLAY, Phase.GIVE, Phase.BEST_DISCARD, Phase.FARM
 card (``policy_even``): the card play, and the cards given and discarded under the house rules (a
 farmer's three 9s and 10s are most often all alike to the search)."""
 
+_AUCTION_PHASES = frozenset({Phase.AUCTION, Phase.NAME_TRUMP})
+"""The bidding of the auction games (bids of tricks, then the high bidder names trump): sampled
+``auction_samples`` times, not ``bid_samples`` (see :class:`SearchBot`)."""
+
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
-"""Bids that make trump (the ones :data:`BID_MARGIN` applies to)."""
+"""Bids that make trump (the ones :data:`BID_MARGIN` applies to, in the games with an up card)."""
 
 HAND_OUTCOMES = {1: 0.309, 2: 0.166, 4: 0.014}
 """Chance that one given side scores each number of points on a hand (the other side's chances
@@ -260,6 +272,10 @@ class SearchBot(Bot):
     it did not pay, see the module docstring), ``score_aware`` values points by the chance of
     winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
     plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
+    ``auction_samples`` replaces ``bid_samples`` in the auction games (Hasenpfeffer's bids and
+    naming of trump): a bid there has up to seven choices, each rollout ends in up to four namings
+    of trump, all solved, and a six-card solve costs about three times a five-card one; at 64
+    samples the expert's bids took 0.7 s, over the latency goal.
     ``heuristic_bids`` bids (and discards, and defends alone) as the heuristic player does and
     searches the card play only (steady bids on a small budget; with 40 card samples it measured
     +0.060 +- 0.039 points per hand over the heuristic, too little to be a level of its own).
@@ -284,7 +300,8 @@ class SearchBot(Bot):
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
                  close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS,
-                 heuristic_bids: bool = False, policy_even: float = POLICY_EVEN) -> None:
+                 heuristic_bids: bool = False, policy_even: float = POLICY_EVEN,
+                 trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 32) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -298,15 +315,20 @@ class SearchBot(Bot):
         self.own_bids = own_bids
         self.samples = samples
         self.bid_samples = bid_samples
+        self.auction_samples = auction_samples
         self.min_samples = min_samples
         self.infer_bids = infer_bids
         self.score_aware = score_aware
         self.bid_margin = bid_margin
         self.alone_margin = alone_margin
+        self.trick_margin = trick_margin
         self._rng = random.Random(seed)
         self._policy = HeuristicBot(seed)
         self._redeal: tuple[float, float] | None = None
         """What a misdeal is worth in the current evaluation, once a choice led to one."""
+        self._solved: dict[tuple[object, ...], int] = {}
+        """The auction games: the exact maker tricks of each position the current sample's
+        rollouts reached at the first lead (:meth:`_hand_points`)."""
         self._redeals = 0
         """Fresh deals that value a misdeal (twice the current evaluation's samples)."""
 
@@ -330,7 +352,9 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.bids_tricks:  # the solver plays five-card hands only: the auction games fall back (for now)
+        if view.rules.bid_euchre and view.gifts:
+            # Not sampled yet (the heuristic plays): a Bid Euchre moon after its exchange
+            # (PlayerView.resample does not place the hidden gift and discard).
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
@@ -354,7 +378,12 @@ class SearchBot(Bot):
         legal = list(view.legal_actions) if actions is None else list(actions)
         prune = actions is None
         bidding = view.phase is not Phase.PLAY
-        count = samples if samples is not None else (self.bid_samples if bidding else self.samples)
+        if samples is not None:
+            count = samples
+        elif view.phase in _AUCTION_PHASES:
+            count = self.auction_samples
+        else:
+            count = self.bid_samples if bidding else self.samples
         count = max(count, 1)
         self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
@@ -448,9 +477,13 @@ class SearchBot(Bot):
         return e.utility - margin * self._slope(view)
 
     def _margin(self, a: Action, view: PlayerView) -> float:
-        """Points a bid must beat the alternatives by (see :data:`BID_MARGIN`)."""
+        """Points a bid must beat the alternatives by (see :data:`BID_MARGIN`; a bid of tricks:
+        :data:`TRICK_BID_MARGIN` per trick; naming trump after an auction: none)."""
         margin = 0.0
-        if a.kind in _MAKING and view.phase is not Phase.JOKER:
+        tricks = a.tricks
+        if tricks is not None:
+            margin += self.trick_margin * tricks
+        elif a.kind in _MAKING and view.phase is not Phase.JOKER and view.rules.has_up_card:
             margin += self.bid_margin
         if a.alone:
             margin += self.alone_margin
@@ -496,6 +529,7 @@ class SearchBot(Bot):
         """Points and utility of each action on one fully known sample (or, for a bid after
         which the seat decides again, the values of its choices there)."""
         out: dict[Action, tuple[float, float] | _Later] = {}
+        self._solved = {}
         if sample.phase is Phase.PLAY:
             tricks = self._solver.action_outcomes(sample)
             for a in actions:
@@ -518,9 +552,20 @@ class SearchBot(Bot):
 
     def _hand_points(self, st: State) -> tuple[int, ...]:
         """The points of a hand whose bidding is over: as scored if it was thrown in, else as
-        best play from the first lead scores them."""
+        best play from the first lead scores them.
+
+        A hand bid in tricks (``st.bid``: the auction games) is solved exactly, once per position
+        of the sample (trump, maker, leader, cards): the rollouts of different bids mostly reach
+        the same few positions, told apart only by the bid, which changes the points and not the
+        play. Elsewhere the cheaper :meth:`~euchre.solver.Solver.outcome` is enough."""
         if st.is_over:
             return st.points or (0,) * st.rules.sides
+        if st.bid > 0:
+            key = (st.trump, st.maker, st.to_act, st.out, tuple(st.hands))
+            tricks = self._solved.get(key)
+            if tricks is None:
+                tricks = self._solved[key] = self._solver.solve(st)
+            return st.score_for(tricks)
         return st.score_for(self._solver.outcome(st))
 
     def _value(self, st: State, seat: int, view: PlayerView) -> tuple[float, float]:
