@@ -28,6 +28,9 @@ code    action
 119-130 ``bid 1`` .. ``bid 12``: bids of tricks (Hasenpfeffer 1-6, RULES-FAMILY.md 14; Bid
         Euchre 3-6, and 6-12 with the double deck, 15; :data:`BID_OFFSET` - 1 + tricks)
 131     ``moon``: Bid Euchre's bid of every trick alone (:data:`MOON`, beats every bid of tricks)
+132-135 ``misere``, ``nap``, ``wellington``, ``blucher``: Napoleon's bids above ``bid 2``,
+        ``bid 3`` and ``bid 4`` (RULES-FAMILY.md 16; :data:`NAPOLEON_BIDS` in order)
+136-155 ``play 2c`` .. ``play 6s``: Napoleon's full pack, the cards 33-52 (:func:`play`)
 ======  ==================================================================
 
 The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
@@ -40,14 +43,27 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from euchre.cards import CARDS, LOW, NO_TRUMP, NUM_CARDS, Card, Suit, parse_trump, trump_letter, trump_word
+from euchre.cards import (
+    CARDS,
+    LOW,
+    LOW_CARD,
+    NO_TRUMP,
+    NUM_ALL_CARDS,
+    NUM_CARDS,
+    Card,
+    Suit,
+    parse_trump,
+    trump_letter,
+    trump_word,
+)
 from euchre.errors import InvalidActionError
 
 __all__ = ["Action", "Kind", "NUM_ACTIONS", "PASS", "ORDER", "ORDER_ALONE", "TAKE", "DEFEND_ALONE",
            "call", "play", "discard", "ACTIONS", "DISCARD_OFFSET", "PLAY_OFFSET", "PLAY_ACTIONS",
            "DISCARD_ACTIONS", "CALL_NO_TRUMP", "CALL_NO_TRUMP_ALONE", "CALL_LOW", "CALL_LOW_ALONE",
            "give", "GIVE_OFFSET", "GIVE_ACTIONS", "MISDEAL", "KEEP", "FARMER", "bid", "BID_OFFSET",
-           "BID_ACTIONS", "MAX_BID", "EUCHRE_ACTIONS", "MOON"]
+           "BID_ACTIONS", "MAX_BID", "EUCHRE_ACTIONS", "MOON", "MISERE", "NAP", "WELLINGTON", "BLUCHER",
+           "NAPOLEON_BIDS"]
 
 
 class Kind(IntEnum):
@@ -99,8 +115,14 @@ MAX_BID = 12
 _BID = BID_OFFSET
 _MOON = _BID + MAX_BID
 """The code of ``moon`` (131), after the bids."""
-NUM_ACTIONS = _MOON + 1
-"""Size of the action space (132)."""
+_NAP_BIDS = _MOON + 1
+"""The code of ``misere`` (132); ``nap``, ``wellington`` and ``blucher`` follow."""
+_NAP_WORDS = ("misere", "nap", "wellington", "blucher")
+_NAP_TRICKS = (0, 5, 5, 5)
+_LOW_PLAY = _NAP_BIDS + len(_NAP_WORDS)
+"""The code of ``play 2c`` (136): Napoleon's cards 33-52 are played by codes 136-155."""
+NUM_ACTIONS = _LOW_PLAY + NUM_ALL_CARDS - LOW_CARD
+"""Size of the action space (156)."""
 EUCHRE_ACTIONS = _BID
 """The codes of the five-card games (119: every game but Hasenpfeffer's bids). The learning
 environment, the batch engine and the OpenSpiel game, which refuse Hasenpfeffer for now, keep
@@ -126,6 +148,8 @@ class Action(int):
         if self < _NO_TRUMP:
             return Kind.PLAY
         if self >= _BID:
+            if self >= _LOW_PLAY:
+                return Kind.PLAY
             return Kind.MOON if self == _MOON else Kind.BID
         if self >= _OFFERS:
             return Kind(Kind.MISDEAL + self - _OFFERS)
@@ -136,6 +160,8 @@ class Action(int):
     @property
     def card(self) -> Card | None:
         """The card of a ``play``, ``discard`` or ``give``."""
+        if self >= _LOW_PLAY:
+            return CARDS[self - _LOW_PLAY + LOW_CARD]
         if self >= _OFFERS:
             return None
         if self >= _GIVE:
@@ -156,6 +182,8 @@ class Action(int):
         >>> Action.parse("bid 3").tricks, Action.parse("pass").tricks, Action.parse("moon").tricks
         (3, None, None)
         """
+        if _NAP_BIDS <= self < _LOW_PLAY:  # Napoleon: misère takes none, the others all five
+            return _NAP_TRICKS[self - _NAP_BIDS]
         return self - _BID + 1 if _BID <= self < _MOON else None
 
     @property
@@ -189,7 +217,7 @@ class Action(int):
     @property
     def is_bid(self) -> bool:
         """True for every decision made before play (bids, take, defend, discard excluded)."""
-        return self < _DISCARD or _NO_TRUMP <= self < _GIVE or self >= _BID
+        return self < _DISCARD or _NO_TRUMP <= self < _GIVE or _BID <= self < _LOW_PLAY
 
     def __str__(self) -> str:
         return _TEXT[self]
@@ -221,6 +249,8 @@ class Action(int):
         if k is Kind.FARMER:
             return "farmer"
         if k is Kind.BID:
+            if self >= _NAP_BIDS:
+                return _NAP_WORDS[self - _NAP_BIDS]
             return f"bid {self.tricks}"
         if k is Kind.MOON:
             return "moon"
@@ -245,6 +275,9 @@ class Action(int):
             assert self.card is not None
             return f"give the {self.card.name()}".replace("the the", "the")
         if k is Kind.BID:
+            if self >= _NAP_BIDS:
+                return ("bid misère (no trick)", "go nap (all five)", "bid Wellington (all five, doubled)",
+                        "bid Blücher (all five, redoubled)")[self - _NAP_BIDS]
             return f"bid {self.tricks} trick" + ("" if self.tricks == 1 else "s")
         if k is Kind.MOON:
             return "shoot the moon"
@@ -286,6 +319,10 @@ class Action(int):
             return bid(int(rest[0]))
         if (head, rest) in (("moon", []), ("shoot", ["the", "moon"]), ("shoot", ["moon"]), ("bid", ["moon"])):
             return MOON
+        word = (rest[0] if head in ("bid", "go") and len(rest) == 1 else head if not rest else "")
+        word = word.replace("è", "e").replace("ü", "u").replace("blue", "blu")
+        if word in _NAP_WORDS:
+            return ACTIONS[_NAP_BIDS + _NAP_WORDS.index(word)]
         if head == "defend" and rest == ["alone"]:
             return DEFEND_ALONE
         if head in ("call", "name") and rest:
@@ -298,7 +335,8 @@ class Action(int):
             return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
             f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
-            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer, bid 3 or moon)"
+            "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer, bid 3, moon, misere, "
+            "nap, wellington or blucher)"
         )
 
 
@@ -313,7 +351,8 @@ ORDER = ACTIONS[1]
 ORDER_ALONE = ACTIONS[2]
 TAKE = ACTIONS[3]
 DEFEND_ALONE = ACTIONS[4]
-PLAY_ACTIONS: tuple[Action, ...] = ACTIONS[_PLAY:_NO_TRUMP]
+PLAY_ACTIONS: tuple[Action, ...] = (*ACTIONS[_PLAY:_NO_TRUMP], *ACTIONS[_LOW_PLAY:NUM_ACTIONS])
+"""``play <card>`` by card id (``PLAY_ACTIONS[card]``; the cards 33-52, Napoleon's, by codes 136-155)."""
 DISCARD_ACTIONS: tuple[Action, ...] = ACTIONS[_DISCARD:_PLAY]
 
 
@@ -335,6 +374,12 @@ BID_ACTIONS: tuple[Action, ...] = ACTIONS[_BID:_BID + MAX_BID]
 """``bid 1`` .. ``bid 12``: ``BID_ACTIONS[k - 1]`` bids ``k`` tricks."""
 MOON = ACTIONS[_MOON]
 """``moon``: Bid Euchre's bid of every trick, alone (RULES-FAMILY.md 15)."""
+MISERE, NAP, WELLINGTON, BLUCHER = ACTIONS[_NAP_BIDS:_LOW_PLAY]
+"""Napoleon's bids (RULES-FAMILY.md 16): misère (take no trick), Nap, Wellington, Blücher (all five)."""
+NAPOLEON_BIDS: tuple[Action, ...] = (ACTIONS[_BID + 1], ACTIONS[_BID + 2], MISERE, ACTIONS[_BID + 3], NAP,
+                                     WELLINGTON, BLUCHER)
+"""Napoleon's bids from the lowest: 2, 3, misère, 4, Nap, Wellington, Blücher (a hand's ``bid`` is
+its place here, from 1)."""
 
 
 def bid(tricks: int) -> Action:
@@ -367,7 +412,7 @@ def play(card: int) -> Action:
     >>> a, a - PLAY_OFFSET == Card.parse("Jh"), CARDS[a - PLAY_OFFSET]
     (Action('play Jh'), True, Card('Jh'))
     """
-    return ACTIONS[_PLAY + card]
+    return ACTIONS[_PLAY + card] if card < LOW_CARD else ACTIONS[_LOW_PLAY + card - LOW_CARD]
 
 
 def discard(card: int) -> Action:

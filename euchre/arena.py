@@ -159,8 +159,12 @@ def t95(df: int) -> float:
     return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
 
 
-def seatings(players: int) -> list[tuple[int, ...]]:
-    """The seats bot A holds in each game of a pair (B holds the others)."""
+def seatings(players: int | Rules) -> list[tuple[int, ...]]:
+    """The seats bot A holds in each game of a pair, a side at a time (B holds the others): given
+    the rules, their sides (Napoleon's players each for themselves, four included), else the
+    sides of that many players in Euchre."""
+    if isinstance(players, Rules):
+        return list(players.side_seats)
     if players not in SIDE_SEATS:
         raise ValueError(f"players must be 2, 3 or 4, got {players}")
     return list(SIDE_SEATS[players])
@@ -437,9 +441,9 @@ def play_pair(a: str, b: str, rules: Rules, seed: int, index: int) -> PairResult
     each, or as one match each under match rules."""
     gs = pair_seed(seed, index)
     if not rules.is_match:
-        games = tuple(play_game(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players)))
+        games = tuple(play_game(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules)))
         return PairResult(index=index, seed=gs, games=games)
-    played = [play_match(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules.players))]
+    played = [play_match(a, b, rules, gs, seats, k) for k, seats in enumerate(seatings(rules))]
     return PairResult(index=index, seed=gs, games=tuple(g for games, _ in played for g in games),
                       matches=tuple(m for _, m in played))
 
@@ -819,7 +823,7 @@ class ArenaResult:
     @property
     def hands_per_seating(self) -> list[int]:
         """Hands dealt in each seating (the stopping rule needs each to reach ``deals``)."""
-        return _hands_per_seating(self.pairs, len(seatings(self.rules.players)))
+        return _hands_per_seating(self.pairs, len(seatings(self.rules)))
 
     @property
     def thrown_in(self) -> int:
@@ -890,7 +894,7 @@ class ArenaResult:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "deals": self.deals,
-            "seatings": [list(s) for s in seatings(self.rules.players)],
+            "seatings": [list(s) for s in seatings(self.rules)],
             "pairs": len(self.pairs),
             "games": self.games,
             "hands": self.hands,
@@ -982,7 +986,7 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
                          "test the margin in points per hand instead")
     check_bot(a)
     check_bot(b)
-    tally = _Tally(len(seatings(rules.players)))
+    tally = _Tally(len(seatings(rules)))
     t0 = time.perf_counter()
     pairs: list[PairResult] = []
     llr: float | None = None

@@ -82,7 +82,8 @@ _DISP = np.full((NUM_TRUMPS + 1, NUM_CARDS), -1, dtype=np.int64)
 the order of :attr:`PlayerView.hand <euchre.view.PlayerView.hand>`; the heuristic adds its
 estimates in this order, so the compiled sums are the Python ones to the last bit."""
 for _t in range(NUM_TRUMPS + 1):
-    _cs = sort_hand([c for c in CARDS if not (c == JOKER and NUM_TRUMPS > _t >= 4)], None if _t == _NONE else _t)
+    _cs = sort_hand([c for c in CARDS[:NUM_CARDS] if not (c == JOKER and NUM_TRUMPS > _t >= 4)],
+                    None if _t == _NONE else _t)
     _DISP[_t, :len(_cs)] = _cs
 _LOWBIT = np.zeros(37, dtype=np.int64)
 for _k in range(36):

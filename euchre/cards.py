@@ -2,7 +2,9 @@
 
 A card is a small int (``suit * 8 + rank``, the Joker is 32) so that hands are bitmasks and the
 engine and search code stay cheap; :class:`Card` is an ``int`` subclass that prints and parses as
-``Jh``, ``Tc`` or ``Jk`` (the Joker). Every question that depends on trump (which suit a card
+``Jh``, ``Tc`` or ``Jk`` (the Joker). Napoleon's full pack (RULES-FAMILY.md 16) adds the 2s to 6s
+after the Joker, as ids 33-52 (``33 + suit * 5 + k``, k = 0..4 for 2..6), so every id of the
+Euchre games, and every layout built on them, is unchanged. Every question that depends on trump (which suit a card
 follows, how strong it is in a trick) is answered here and only here, from precomputed tables.
 """
 
@@ -35,6 +37,12 @@ __all__ = [
     "NO_TRUMP",
     "LOW",
     "NUM_TRUMPS",
+    "NUM_ALL_CARDS",
+    "NUM_ALL_TRUMPS",
+    "PLAIN_TRUMP",
+    "PLAIN_NO_TRUMP",
+    "plain_trump",
+    "trump_suit",
     "trump_letter",
     "trump_word",
     "parse_trump",
@@ -91,10 +99,18 @@ SUITS: tuple[Suit, ...] = tuple(Suit)
 RANKS = "789TJQKA"
 """Rank letters, low to high; the rank index of a card is its position here."""
 RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+LOW_RANKS = "23456"
+"""Napoleon's full pack: the rank letters below the seven, low to high (ids 33-52)."""
+LOW_RANK_WORDS = ("two", "three", "four", "five", "six")
 
 JACK_RANK = 4
 NUM_CARDS = 33
-"""Card ids run 0..31 for the 32 suited cards and 32 for the Joker."""
+"""Card ids of the Euchre games: 0..31 for the 32 suited cards and 32 for the Joker (the layouts
+of the action codes and the learning environments are built on these)."""
+LOW_CARD = 33
+"""The id of the first of Napoleon's low cards (the 2 of clubs)."""
+NUM_ALL_CARDS = 53
+"""Every card id, Napoleon's 2s to 6s (33-52) included: the length of the trump tables."""
 
 
 class Card(int):
@@ -103,10 +119,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Card:
-        """The card of id ``value`` (0..32); any other value raises :class:`InvalidActionError`."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_CARDS:
+        """The card of id ``value`` (0..52); any other value raises :class:`InvalidActionError`."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_ALL_CARDS:
             raise InvalidActionError(f"not a card id: {value!r} (0..{NUM_CARDS - 1}: suit * 8 + rank, "
-                                     f"{NUM_CARDS - 1} the Joker)")
+                                     f"{NUM_CARDS - 1} the Joker; {LOW_CARD}..{NUM_ALL_CARDS - 1} the 2s to 6s)")
         return super().__new__(cls, value)
 
     @property
@@ -117,34 +133,46 @@ class Card(int):
     @property
     def suit(self) -> Suit | None:
         """The printed suit; ``None`` for the Joker. Use :func:`effective_suit` for play."""
+        if self > JOKER:
+            return Suit((self - LOW_CARD) // 5)
         return None if self == JOKER else Suit(self >> 3)
 
     @property
     def rank(self) -> int:
-        """Rank index 0..7 (7 8 9 T J Q K A); the Joker is 8."""
+        """Rank index 0..7 (7 8 9 T J Q K A); the Joker is 8; Napoleon's 2 to 6 are -5..-1."""
+        if self > JOKER:
+            return (self - LOW_CARD) % 5 - 5
         return 8 if self == JOKER else self & 7
 
     @property
     def rank_letter(self) -> str:
         """The rank as one character, ``T`` for ten."""
+        if self > JOKER:
+            return LOW_RANKS[(self - LOW_CARD) % 5]
         return "J" if self == JOKER else RANKS[self & 7]
 
     def name(self) -> str:
         """The card in words: ``"jack of hearts"``, ``"the Joker"``."""
         if self == JOKER:
             return "the Joker"
+        if self > JOKER:
+            return f"{LOW_RANK_WORDS[(self - LOW_CARD) % 5]} of {Suit((self - LOW_CARD) // 5).word}"
         return f"{RANK_WORDS[self & 7]} of {Suit(self >> 3).word}"
 
     def symbol(self) -> str:
         """Display form with the suit symbol: ``J♥``, ``10♣``, ``JK`` for the Joker."""
         if self == JOKER:
             return "JK"
+        if self > JOKER:
+            return self.rank_letter + Suit((self - LOW_CARD) // 5).symbol
         r = "10" if self & 7 == 3 else RANKS[self & 7]
         return r + Suit(self >> 3).symbol
 
     def __str__(self) -> str:
         if self == JOKER:
             return "Jk"
+        if self > JOKER:
+            return LOW_RANKS[(self - LOW_CARD) % 5] + "cdhs"[(self - LOW_CARD) // 5]
         return RANKS[self & 7] + "cdhs"[self >> 3]
 
     def __repr__(self) -> str:
@@ -168,13 +196,21 @@ class Card(int):
                     pass
                 else:
                     return CARDS[s * 8 + r]
+            k = LOW_RANKS.find(low[0])
+            if k >= 0:
+                try:
+                    s = Suit.parse(low[1])
+                except InvalidActionError:
+                    pass
+                else:
+                    return CARDS[LOW_CARD + s * 5 + k]
         raise InvalidActionError(
             f"not a card: {text!r} (write rank then suit, e.g. Jh, Tc, 9s, or Jk for the Joker)"
         )
 
 
-CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_CARDS))
-"""Every card by id; the canonical instances."""
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_ALL_CARDS))
+"""Every card by id (Napoleon's 2s to 6s last); the canonical instances."""
 JOKER: Card = CARDS[NUM_CARDS - 1]
 """The Joker (the Benny), the last card id (32), after the 32 suited cards."""
 JOKER_BIT = 1 << JOKER
@@ -208,10 +244,19 @@ def mask_of(cards: Iterable[int]) -> int:
 
 _DECK_RANKS = {20: range(3, 8), 24: range(2, 8), 25: range(2, 8), 32: range(0, 8)}
 DECK_SIZES = tuple(_DECK_RANKS)
+"""The decks of the Euchre games."""
+NAPOLEON_DECKS = (24, 28, 32, 52)
+"""Napoleon's packs (RULES-FAMILY.md 16): 9-A, 8-A, 7-A and the full 52 cards."""
+_LOW_MASK = ((1 << NUM_ALL_CARDS) - 1) & ~((1 << LOW_CARD) - 1)
 
 
 def deck_mask(size: int) -> int:
-    """The cards of a deck of ``size`` (20, 24, 25 with the Joker, or 32) as a bitmask."""
+    """The cards of a deck of ``size`` (20, 24, 25 with the Joker, or 32; Napoleon's 28, 8 to A,
+    and 52, the full pack) as a bitmask."""
+    if size == 28:
+        return mask_of(s * 8 + r for s in range(4) for r in range(1, 8))
+    if size == 52:
+        return deck_mask(32) | _LOW_MASK
     m = mask_of(s * 8 + r for s in range(4) for r in _DECK_RANKS[size])
     return m | JOKER_BIT if size == 25 else m
 
@@ -238,20 +283,51 @@ LOW = 5
 """The trump index of a "low" hand (house rule ``low_no_trump``): no trump, 9 10 J Q K A, the 9
 highest."""
 NUM_TRUMPS = 6
-"""Number of trump indexes (four suits, no trump, low): the length of the tables below."""
+"""Number of trump indexes of the Euchre games (four suits, no trump, low): the layouts of the
+learning environments are built on these."""
+PLAIN_TRUMP = 6
+"""Napoleon (RULES-FAMILY.md 16): the trump index of the clubs, without bowers (6 to 9: a suit's
+trump index is ``PLAIN_TRUMP + suit``, :func:`plain_trump`); every suit ranks A K Q J 10 9 8 7 6
+5 4 3 2."""
+PLAIN_NO_TRUMP = 10
+"""Napoleon's misère: no trump, every suit A down to 2, each jack in its own suit."""
+NUM_ALL_TRUMPS = 11
+"""Every trump index, Napoleon's included: the length of the tables below."""
+
+
+def plain_trump(suit: int) -> int:
+    """Napoleon: the trump index of ``suit`` as trump without bowers."""
+    return PLAIN_TRUMP + suit
+
+
+def trump_suit(trump: int | None) -> Suit | None:
+    """The suit a trump index makes trump (with or without bowers); ``None`` for no trump, low,
+    misère and before trump is made.
+
+    >>> trump_suit(2), trump_suit(plain_trump(2)), trump_suit(NO_TRUMP)
+    (<Suit.HEARTS: 2>, <Suit.HEARTS: 2>, None)
+    """
+    if trump is None:
+        return None
+    if trump < NO_TRUMP:
+        return SUITS[trump]
+    if PLAIN_TRUMP <= trump < PLAIN_NO_TRUMP:
+        return SUITS[trump - PLAIN_TRUMP]
+    return None
 
 
 def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     effective = []
     power = []
     follow = []
-    for t in range(NUM_TRUMPS):
-        eff = [0] * NUM_CARDS
-        pw = [0] * NUM_CARDS
-        for c in range(JOKER):  # the suited cards
+    for t in range(NUM_ALL_TRUMPS):
+        eff = [0] * NUM_ALL_CARDS
+        pw = [0] * NUM_ALL_CARDS
+        plain = t >= PLAIN_TRUMP  # Napoleon: thirteen ranks, no bowers
+        for c in range(JOKER):  # the suited cards of the Euchre decks
             s, r = c >> 3, c & 7
             eff[c] = s
-            pw[c] = 7 - r if t == LOW else r
+            pw[c] = 7 - r if t == LOW else (r + 5 if plain else r)
             if t < 4:
                 if c == t * 8 + JACK_RANK:
                     eff[c], pw[c] = t, 119
@@ -259,19 +335,29 @@ def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
                     eff[c], pw[c] = t, 118
                 elif s == t:
                     pw[c] = 100 + r
+            elif plain and t < PLAIN_NO_TRUMP and s == t - PLAIN_TRUMP:
+                eff[c], pw[c] = t, 100 + r + 5
+        for c in range(LOW_CARD, NUM_ALL_CARDS):  # Napoleon's 2s to 6s, below the 7s
+            s, k = (c - LOW_CARD) // 5, (c - LOW_CARD) % 5
+            eff[c] = s
+            pw[c] = k if plain else k - 5  # (in no Euchre deck: only sorted for display, below the 7s)
+            if plain and t < PLAIN_NO_TRUMP and s == t - PLAIN_TRUMP:
+                eff[c], pw[c] = t, 100 + k
         eff[JOKER] = t if t < 4 else 4  # (no trump is refused with the Joker's deck)
         pw[JOKER] = 120
         effective.append(eff)
         power.append(pw)
-        follow.append([mask_of(c for c in range(NUM_CARDS) if eff[c] == s) for s in range(NUM_TRUMPS)])
+        cards = range(NUM_ALL_CARDS) if plain else range(NUM_CARDS)  # the 2s to 6s follow only in Napoleon
+        follow.append([mask_of(c for c in cards if eff[c] == s) for s in range(NUM_ALL_TRUMPS)])
     return effective, power, follow
 
 
 EFFECTIVE, POWER, FOLLOW = _build()
 
 
-_TRUMP_LETTERS = ("c", "d", "h", "s", "n", "low")
-_TRUMP_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump", "low")
+_TRUMP_LETTERS = ("c", "d", "h", "s", "n", "low", "c", "d", "h", "s", "n")
+_TRUMP_WORDS = ("clubs", "diamonds", "hearts", "spades", "no trump", "low", "clubs", "diamonds", "hearts", "spades",
+                "no trump")
 
 
 def trump_letter(trump: int) -> str:
@@ -339,6 +425,8 @@ _PLAIN_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 def suit_display_order(trump: int | None) -> tuple[int, ...]:
     """Order of suits for showing a hand (rules section 10; no trump and low: the order used
     before trump, RULES-FAMILY.md 12.8)."""
+    if trump is not None and PLAIN_TRUMP <= trump < PLAIN_NO_TRUMP:  # Napoleon's trump suit
+        return (trump, *suit_display_order(trump - PLAIN_TRUMP)[1:])
     if trump is None or trump >= NO_TRUMP:
         return tuple(_PLAIN_ORDER)
     rest = [s for s in _PLAIN_ORDER if s != trump]
@@ -385,7 +473,7 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < NUM_CARDS and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < NUM_ALL_CARDS and bool(self.mask >> card & 1)
 
     def __or__(self, other: CardSet) -> CardSet:
         return CardSet(self.mask | other.mask)

@@ -450,7 +450,8 @@ def _seat_names(players: int, human: int, name: str, level: str | None = None, s
         for seat in others:
             names[seat] = cast[seat]
         return names
-    around = {4: ["West", "North", "East"], 3: ["Left", "Right"], 2: ["Opponent"]}[players]
+    around = {4: ["West", "North", "East"], 3: ["Left", "Right"], 2: ["Opponent"]}.get(
+        players, [f"Seat {(human + i) % players}" for i in range(1, players)])
     for seat, other in zip(others, around, strict=True):
         names[seat] = other
     return names

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from euchre.actions import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, TAKE, Action, Kind
-from euchre.cards import EFFECTIVE, NO_TRUMP, SUITS, Card, Suit, left_bower, right_bower, trump_word
+from euchre.cards import EFFECTIVE, NO_TRUMP, Card, Suit, left_bower, right_bower, trump_suit, trump_word
 from euchre.results import HandResult
 from euchre.rules import HAND_SIZE, Rules
 from euchre.state import Phase
@@ -44,7 +44,8 @@ _MAKES_TRUMP = (Kind.ORDER, Kind.ORDER_ALONE, Kind.TAKE, Kind.CALL, Kind.CALL_AL
 def trump_part(trump: int) -> Part:
     """A trump index as a piece of a phrase: the :class:`~euchre.cards.Suit`, or the words
     ``"no trump"`` / ``"low"`` for a hand without trump (house rules ``no_trump``, ``low_no_trump``)."""
-    return SUITS[trump] if trump < NO_TRUMP else trump_word(trump)
+    suit = trump_suit(trump)  # (Napoleon's trump suits have no bowers, but are suits all the same)
+    return suit if suit is not None else trump_word(trump)
 
 
 def named_trump(trump: int, rules: Rules) -> Part:
@@ -108,6 +109,8 @@ def action_parts(action: Action, view: PlayerView) -> list[Part]:
         return ["claim the farmer's hand"]
     if kind is Kind.DISCARD and view.phase is Phase.FARMER_GIVE and action.card is not None:
         return ["give ", action.card, " to the kitty"]
+    if kind is Kind.BID and view.rules.napoleon:
+        return [action.describe()]
     if kind is Kind.BID:
         return [f"bid {_bid_tricks(action.tricks or 0)}"]
     if kind is Kind.MOON:
@@ -175,6 +178,8 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
 
     before = [a for _, a in view.actions[:index] if a is not None]
     if view.up_card is None:  # the auction games: bids, the trump named, cards played
+        if action is not None and action.kind is Kind.BID and view.rules.napoleon:
+            return [_napoleon_bid(name, action)]
         if action is not None and action.kind is Kind.BID:
             return [says("bid") + f" {_bid_tricks(action.tricks or 0)}"]
         if action is not None and action.kind is Kind.MOON:
@@ -238,6 +243,8 @@ def move_parts(view: PlayerView, index: int, names: Sequence[str]) -> list[Part]
         return [says("give") + f" {object_form(names[view.rules.partner(seat) or 0])} ", card]
     active = view.players - len(view.sitting_out)
     plays = sum(1 for a in before if a.kind is Kind.PLAY)
+    if plays == 0 and view.rules.napoleon and card.suit is not None:  # the first card fixes trump
+        return [says("lead") + " ", card, ": ", card.suit, " are trump"]
     return [says("lead" if plays % active == 0 else "play") + " ", card]
 
 
@@ -274,6 +281,34 @@ def side_words(view: PlayerView, side: int, names: Sequence[str]) -> tuple[str, 
 
 def _tricks(n: int, size: int = HAND_SIZE) -> str:
     return f"all {size} tricks" if n == size else "no trick" if n == 0 else f"{n} trick" + ("s" if n != 1 else "")
+
+
+def _napoleon_bid(name: str, action: Action) -> str:
+    """A Napoleon bid as the table says it: "West bids 3", "West goes nap", "West bids misère"."""
+    if action.tricks is not None and 2 <= action.tricks <= 4 and str(action).startswith("bid"):
+        return f"{name} {_conjugate(name, 'bid')} {action.tricks}"
+    word = str(action)
+    if word == "nap":
+        return f"{name} {_conjugate(name, 'go')} nap"
+    return f"{name} {_conjugate(name, 'bid')} " + {"misere": "misère", "wellington": "Wellington",
+                                                     "blucher": "Blücher"}[word]
+
+
+_NAP_NAMES = ("2", "3", "misère", "4", "Nap", "Wellington", "Blücher")
+"""Napoleon's bids by level, as results name them."""
+
+
+def high_bid_words(view: PlayerView) -> str:
+    """The highest bid so far in words (``"3 tricks"``, ``"the moon"``, ``"Nap"``, ``"misère"``);
+    ``""`` before any."""
+    if view.bidder < 0:
+        return ""
+    if view.rules.napoleon:
+        named = _NAP_NAMES[view.bid - 1]
+        return f"{named} tricks" if view.bid in (1, 2, 4) else named
+    if view.moon:
+        return "the moon"
+    return _bid_tricks(view.bid)
 
 
 def _bid_tricks(n: int) -> str:
@@ -331,6 +366,12 @@ def hand_result_parts(view: PlayerView, names: Sequence[str]) -> list[Part]:
         detail.append(f", made by {object_form(maker)}")
     detail.append(f"; {_tricks(taken, view.rules.hand_size)})")
     going = ", going alone," if loner else ""
+    if view.rules.napoleon:  # each for themselves: the bidder against the table
+        level = result.bid or 1
+        named = _NAP_NAMES[level - 1]
+        what = f"{maker} made {named}" if result.made else f"{maker} failed at {named}"
+        trump = ["; no trump" if level == 3 else "; ", *(() if level == 3 else (trump_part(view.trump), " trump"))]
+        return [what, " (", _tricks(taken, view.rules.hand_size), *trump, "): " + _scorers(view, names)]
     if result.moon:  # Bid Euchre: every trick, alone
         detail[-1] = f"; {_tricks(taken, view.rules.hand_size)})"
         if result.made:

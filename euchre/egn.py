@@ -1013,6 +1013,9 @@ def _check_exportable(rules: Rules) -> None:
         problems.append("the farmer's hand (EGN has no exchange with the stock before the bidding)")
     if rules.auction:
         problems.append("Hasenpfeffer's auction (EGN has no bids of tricks, no six-card hands and no unused card)")
+    if rules.napoleon:
+        problems.append("Napoleon (EGN has no game of three to seven players each for themselves, no Napoleon bids "
+                        "and no trump fixed by the first lead)")
     if rules.bid_euchre:
         problems.append("Bid Euchre's auction (EGN has no bids of tricks, no moon, no six-card hands and no high "
                         "or low)")

@@ -49,6 +49,7 @@ _PRESET_TITLES = {
     "railroad": "Railroad Euchre",
     "hasenpfeffer": "Hasenpfeffer",
     "bid-euchre": "Bid Euchre",
+    "napoleon": "Napoleon",
 }
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -224,6 +225,62 @@ def _bid_euchre_sections(r: Rules) -> list[Section]:
         f"A side whose score falls to -{r.target} or below loses the game at once.",
     ))
     return [deal, bidding, moon, play, scoring, ending]
+
+
+def _napoleon_sections(r: Rules) -> list[Section]:
+    """Napoleon (RULES-FAMILY.md 16): the players, the pack, the deal, the bids, the play, the
+    payments and the end."""
+    n = r.players
+    pack = {24: "24 cards: the ace, king, queen, jack, 10 and 9 of each suit",
+            28: "28 cards: the ace, king, queen, jack, 10, 9 and 8 of each suit",
+            32: "32 cards: the ace, king, queen, jack, 10, 9, 8 and 7 of each suit",
+            52: "the full 52 cards, ace down to 2 in each suit"}[r.deck]
+    unused = r.deck - 5 * n
+    players = Section("Players", (
+        f"{_count(n, 'player').capitalize()}, each playing for themselves. Each hand, the highest bidder (Napoleon) "
+        "plays alone against all the others.",
+    ))
+    cards = Section("The cards", (
+        f"With {_count(n, 'player')} the pack has {pack} (three players: 24 cards, four: 28, five: 32, six or "
+        "seven: 52). Every suit ranks ace, king, queen, jack, 10, 9 and on down: there is no Joker and no bower.",
+    ))
+    deal = Section("The deal", (
+        "The first dealer is chosen at random; after every hand, thrown in or played, the deal passes to the left.",
+        f"Each player gets five cards, three then two, from the dealer's left; the other {_count(unused, 'card')} "
+        "are not used and nobody sees them.",
+    ))
+    bidding = Section("Bidding", (
+        "Starting left of the dealer and ending with the dealer, each player has one turn: pass or bid higher "
+        "than any bid so far. The bids, from the lowest: 2, 3 (tricks to take), misère (to take no trick at "
+        "all), 4, Nap (all five), Wellington (all five, only over a Nap) and Blücher (all five, only over a "
+        "Wellington).",
+        "If everyone passes, the hand is thrown in and the next dealer deals.",
+    ))
+    play = Section("Playing the tricks", (
+        "The highest bidder leads the first trick, and the suit of that first card is trump for the hand (in a "
+        "misère there is no trump).",
+        "Each player in turn plays one card and must follow the suit led if possible; a player who cannot "
+        "follow may play any card, a trump or not. The highest trump played wins the trick; if no trump was "
+        "played, the highest card of the suit led wins. The winner leads the next trick; all five tricks are "
+        "played.",
+    ))
+    half = (" (a failed Nap costs only 5 a player; Wellington and Blücher in full)" if r.nap_half_loss else "")
+    scoring = Section("Scoring", (
+        "Each bid has a value: 2, 3 and 4 are worth 2, 3 and 4; misère 3; Nap 10; Wellington 20; Blücher 40.",
+        f"A bidder who makes the bid is paid its value by every other player: the bidder scores the value times "
+        f"{n - 1} and each other player loses it. A bidder who fails pays every other player the value instead"
+        f"{half}. Scores may go below 0; every hand's points add up to nothing.",
+    ))
+    if r.deals is not None:
+        end = (f"The game lasts {_count(r.deals, 'played hand')} (thrown-in hands do not count); the highest score "
+               "wins. If the top scores are level, play goes on hand by hand until one player is ahead.")
+    elif r.target is not None:
+        end = (f"The first player to reach {_points(r.target)} alone on top wins the game; level leaders play on "
+               "hand by hand.")
+    else:
+        end = (f"The game lasts {r.duration:g} minutes, read at the end of each hand; the highest score wins, level "
+               "leaders playing on.")
+    return [players, cards, deal, bidding, play, scoring, Section("Winning the game", (end,))]
 
 
 def _deal(r: Rules) -> Section:
@@ -453,6 +510,8 @@ def rules_sections(rules: Rules, preset: str | None = None) -> tuple[Section, ..
         parts = [_players(rules), _cards(rules), deal, bidding, _alone(rules), play, scoring, ending]
     elif rules.bid_euchre:
         parts = [_players(rules), _cards(rules), *_bid_euchre_sections(rules)]
+    elif rules.napoleon:
+        parts = list(_napoleon_sections(rules))
     else:
         parts = [_players(rules), _cards(rules), _deal(rules), _bidding(rules), _alone(rules), _play(rules),
                  _scoring(rules), _ending(rules)]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from euchre.actions import Action
 from euchre.bots.base import Bot, make_bot
-from euchre.cards import Card, parse_trump, trump_letter
+from euchre.cards import NO_TRUMP, PLAIN_NO_TRUMP, Card, parse_trump, plain_trump, trump_letter
 from euchre.errors import BotProtocolError, InvalidActionError
 from euchre.rules import Rules
 from euchre.state import Phase, Trick
@@ -164,6 +164,15 @@ def view_dicts(game: Game, seats: Sequence[int | None], hand: int = -1) -> dict[
     return out
 
 
+def _trump_of(letter: str, rules: Rules) -> int:
+    """A trump letter back to the engine's trump index: Napoleon's trumps are suits without bowers
+    (and its misère a no trump of thirteen ranks), the same letters as Euchre's."""
+    t = parse_trump(letter)
+    if rules.napoleon:
+        return PLAIN_NO_TRUMP if t >= NO_TRUMP else plain_trump(t)
+    return t
+
+
 def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     """The :class:`PlayerView` of a :func:`view_to_dict` result (the inverse: a Python bot can be
     served over the protocol). A missing key or a bad card, action or phase raises ``ValueError``."""
@@ -174,8 +183,9 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
         def plays(items: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, Card], ...]:
             return tuple((int(p["seat"]), card(p["card"])) for p in items)
 
+        rules = Rules.from_dict(dict(data["rules"]))
         return PlayerView(
-            rules=Rules.from_dict(dict(data["rules"])),
+            rules=rules,
             seat=None if data["seat"] is None else int(data["seat"]),
             dealer=int(data["dealer"]),
             phase=Phase[str(data["phase"]).upper()],
@@ -187,7 +197,7 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             discard=None if data["discard"] is None else card(data["discard"]),
             actions=tuple((int(a["seat"]), None if a["action"] is None else Action.parse(a["action"]))
                           for a in data["actions"]),
-            trump=None if data["trump"] is None else parse_trump(str(data["trump"])),
+            trump=None if data["trump"] is None else _trump_of(str(data["trump"]), rules),
             maker=_unseat(data["maker"]),
             alone=bool(data["alone"]),
             sitting_out=frozenset(int(s) for s in data["sitting_out"]),

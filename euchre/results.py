@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from euchre.cards import NO_TRUMP, SUITS, trump_letter
+from euchre.cards import NO_TRUMP, SUITS, trump_letter, trump_suit
 
 if TYPE_CHECKING:
     from euchre.state import State
@@ -60,8 +60,9 @@ class HandResult:
     bid: int | None = None
     """The auction games (RULES-FAMILY.md 14, 15): the high bid in tricks (made when
     ``maker_tricks`` is at least it, else set: :attr:`Outcome.EUCHRED`); Bid Euchre's moon is the
-    hand's tricks plus one (:attr:`moon`), made only by taking every trick; ``None`` in the other
-    games and when thrown in."""
+    hand's tricks plus one (:attr:`moon`), made only by taking every trick; Napoleon's bid is its
+    level, from 1 (``euchre.actions.NAPOLEON_BIDS[bid - 1]``: 2, 3, misère, 4, Nap, Wellington,
+    Blücher); ``None`` in the other games and when thrown in."""
     forced_bid: bool = False
     """Hasenpfeffer: the bid was the Joker holder's forced 3."""
 
@@ -107,6 +108,11 @@ class HandResult:
         if maker < 0 or trump is None:
             return HandResult(Outcome.THROWN_IN, dealer, None, None, None, False, None, None, points)
         size = rules.hand_size
+        if rules.napoleon:  # RULES-FAMILY.md 16: misère takes no trick, the others at least their tricks
+            suit = trump_suit(trump)  # a Suit, or misère's PLAIN_NO_TRUMP
+            outcome = Outcome.MADE if points[maker] > 0 else Outcome.EUCHRED
+            return HandResult(outcome, dealer, maker, maker, trump if suit is None else suit, False, None, taken,
+                              points, bid=bid)
         shown = SUITS[trump] if trump < NO_TRUMP else trump  # a Suit, or NO_TRUMP / LOW as they are
         if rules.bids_tricks:  # made when the makers took at least the bid (a moon: every trick)
             need = min(bid, size)

@@ -27,10 +27,14 @@ SIDE_SEATS: dict[int, tuple[tuple[int, ...], ...]] = {
     4: ((0, 2), (1, 3)),
     3: ((0,), (1,), (2,)),
     2: ((0,), (1,)),
+    **{n: tuple((s,) for s in range(n)) for n in (5, 6, 7)},
 }
 """The seats of each scoring side, by number of players: partnerships 0+2 and 1+3 with four,
-else one side per seat. Every other seat question (side, partner, opponents) is derived from
-this table once, below, and answered by :class:`Rules`."""
+else one side per seat (Napoleon's five to seven too). Every other seat question (side,
+partner, opponents) is derived from this table once, below, and answered by :class:`Rules`;
+Napoleon's four players, each for themselves, are :data:`_ALONE` (no partnerships)."""
+_ALONE: tuple[tuple[int, ...], ...] = ((0,), (1,), (2,), (3,))
+"""The sides of four players each for themselves (Napoleon)."""
 
 _SIDE_OF = {n: tuple(next(i for i, seats in enumerate(sides) if s in seats) for s in range(n))
             for n, sides in SIDE_SEATS.items()}
@@ -175,6 +179,13 @@ class Rules:
     leads; the makers score their tricks if they take the bid, else lose it."""
     defenders_score_tricks: bool = False
     """With auction, the defenders score the tricks they take (both rows of the table)."""
+    napoleon: bool = False
+    """Napoleon (RULES-FAMILY.md 16): three to seven players, each for themselves, the pack by
+    the table's size (24, 28, 32 or 52 cards), five cards each; one bid each of 2, 3, misère, 4,
+    Nap, Wellington or Blücher, all passing throws the hand in; the first card led fixes trump
+    (no bowers); the bidder is paid or pays every other seat; by default 2 x players deals."""
+    nap_half_loss: bool = False
+    """With napoleon, a failed Nap costs 5 a seat instead of 10 (Wellington and Blücher in full)."""
     bid_euchre: bool = False
     """Bid Euchre (RULES-FAMILY.md 15): 24 cards, six each, no up card; one bid each of 3 to 6
     tricks or the moon (every trick alone, after the partner's card), the dealer stuck to bid when
@@ -184,8 +195,8 @@ class Rules:
     PRESET_ALIASES: ClassVar[dict[str, str]] = {}
 
     def __post_init__(self) -> None:
-        if self.march_points is None:  # the default: by the player count
-            object.__setattr__(self, "march_points", _default_march_points(self.players))
+        if self.march_points is None:  # the default: by the player count (Napoleon has no march)
+            object.__setattr__(self, "march_points", 2 if self.napoleon else _default_march_points(self.players))
         self._validate()
 
     # --- validation ---------------------------------------------------------------------------
@@ -202,10 +213,19 @@ class Rules:
                 bounds = FIELD_BOUNDS.get(name)
                 raise bad(name, f"must be a whole number from {bounds[0]} to {bounds[1]}" if bounds
                           else "must be a whole number")
-        if self.players not in (2, 3, 4):
-            raise bad("players", "must be 2, 3 or 4")
-        if self.deck not in DECK_SIZES:
-            raise bad("deck", "must be 20, 24, 25 (with the Joker) or 32")
+        if self.napoleon:
+            if not (isinstance(self.players, int) and 3 <= self.players <= 7):
+                raise bad("players", "Napoleon (napoleon=True) is for three to seven players")
+            want = NAPOLEON_DECK[self.players]
+            if self.deck != want:
+                raise bad("deck", f"Napoleon with {self.players} players uses the {want}-card pack "
+                                  "(3: 24, 4: 28, 5: 32, 6 or 7: 52), no other")
+        else:
+            if self.players not in (2, 3, 4):
+                raise bad("players", "must be 2, 3 or 4 (Napoleon, napoleon=True, seats three to seven)")
+            if self.deck not in DECK_SIZES:
+                raise bad("deck", "must be 20, 24, 25 (with the Joker) or 32")
+        self._validate_napoleon(bad)
         if self.players * HAND_SIZE + 1 > self.deck:
             raise bad("deck", f"too small to deal five cards to {self.players} players plus an up card")
         endings = [n for n in ("target", "duration", "deals") if getattr(self, n) is not None]
@@ -264,6 +284,22 @@ class Rules:
         self._validate_offers(bad)
         self._validate_auction(bad)
         self._validate_bid_euchre(bad)
+
+    def _validate_napoleon(self, bad: Any) -> None:
+        """RULES-FAMILY.md 16, 18.1 and 18.9: Napoleon takes any ending, none of RULES.md's
+        switches, no house rule and no match; ``nap_half_loss`` only with it."""
+        if self.nap_half_loss and not self.napoleon:
+            raise bad("nap_half_loss", "needs napoleon=True (it is Napoleon's half loss of a failed Nap)")
+        if not self.napoleon:
+            return
+        for other in ("auction", "bid_euchre"):
+            if getattr(self, other):
+                raise bad("napoleon", f"and {other}=True are two different games; choose one")
+        for name, value in _AUCTION_FIXED.items():
+            if getattr(self, name) != value:
+                raise bad(name, f"is not a rule of Napoleon (napoleon=True); it must stay {value!r}")
+        if self.defenders_score_tricks:
+            raise bad("defenders_score_tricks", "is a Hasenpfeffer switch; Napoleon has no defenders' score")
 
     def _validate_bid_euchre(self, bad: Any) -> None:
         """RULES-FAMILY.md 15, 18.1 and 18.8: Bid Euchre is four players with the 24-card deck
@@ -365,16 +401,17 @@ class Rules:
 
     @property
     def sides(self) -> int:
-        """Number of scoring sides: 2 partnerships with four players, else one per seat."""
-        return 2 if self.players == 4 else self.players
+        """Number of scoring sides: 2 partnerships with four players, else one per seat (and one
+        per seat in Napoleon, four players included)."""
+        return 2 if self.players == 4 and not self.napoleon else self.players
 
     def side_of(self, seat: int) -> int:
         """The side a seat scores for.
 
-        >>> Rules().side_of(3), Rules.preset("cut-throat").side_of(2)
-        (1, 2)
+        >>> Rules().side_of(3), Rules.preset("cut-throat").side_of(2), Rules.preset("napoleon").side_of(2)
+        (1, 2, 2)
         """
-        return _SIDE_OF[self.players][seat]
+        return seat if self.napoleon else _SIDE_OF[self.players][seat]
 
     @property
     def side_seats(self) -> tuple[tuple[int, ...], ...]:
@@ -383,26 +420,30 @@ class Rules:
         >>> Rules().side_seats, Rules.preset("two-handed").side_seats
         (((0, 2), (1, 3)), ((0,), (1,)))
         """
+        if self.napoleon and self.players == 4:
+            return _ALONE
         return SIDE_SEATS[self.players]
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats that score for ``side``."""
-        return SIDE_SEATS[self.players][side]
+        return self.side_seats[side]
 
     def partner(self, seat: int) -> int | None:
-        """A seat's partner (four players), else ``None``.
+        """A seat's partner (four players, but for Napoleon), else ``None``.
 
         >>> Rules().partner(1), Rules.preset("cut-throat").partner(1) is None
         (3, True)
         """
-        return _PARTNER[self.players][seat]
+        return None if self.napoleon else _PARTNER[self.players][seat]
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """The seats of every other side, in seat order.
 
-        >>> Rules().opponents(0), Rules.preset("cut-throat").opponents(1)
-        ((1, 3), (0, 2))
+        >>> Rules().opponents(0), Rules.preset("cut-throat").opponents(1), Rules.preset("napoleon").opponents(0)
+        ((1, 3), (0, 2), (1, 2, 3))
         """
+        if self.napoleon:
+            return tuple(s for s in range(self.players) if s != seat)
         return _OPPONENTS[self.players][seat]
 
     @property
@@ -419,8 +460,8 @@ class Rules:
     @property
     def has_up_card(self) -> bool:
         """A card is turned up after the deal (every game but the auctions: Hasenpfeffer, whose
-        25th card lies face down, unused, and Bid Euchre, which deals every card)."""
-        return not (self.auction or self.bid_euchre)
+        25th card lies face down, unused, Bid Euchre, which deals every card, and Napoleon)."""
+        return not (self.auction or self.bid_euchre or self.napoleon)
 
     @property
     def bids_tricks(self) -> bool:
@@ -436,6 +477,8 @@ class Rules:
             return "Hasenpfeffer"
         if self.bid_euchre:
             return "Bid Euchre"
+        if self.napoleon:
+            return "Napoleon"
         return None
 
     @property
@@ -464,9 +507,17 @@ class Rules:
         """
         game = self.sister_game
         if game is not None:
-            field = "auction" if self.auction else "bid_euchre"
-            raise RulesError(f"Rules.{field}: {what} does not support {game} (six-card hands, bids of "
-                             "tricks) yet")
+            field = "auction" if self.auction else "bid_euchre" if self.bid_euchre else "napoleon"
+            why = ("three to seven players, each for themselves" if self.napoleon
+                   else "six-card hands, bids of tricks")
+            raise RulesError(f"Rules.{field}: {what} does not support {game} ({why}) yet")
+
+    def refuse_napoleon(self, what: str) -> None:
+        """Raise :class:`RulesError` if these rules play Napoleon, which ``what`` does not support
+        yet (for the consumers that play the six-card games but not Napoleon)."""
+        if self.napoleon:
+            raise RulesError(f"Rules.napoleon: {what} does not support Napoleon (three to seven players, each "
+                             "for themselves) yet")
 
     def fixed_fields(self) -> frozenset[str]:
         """The fields a table of these rules offers no choice of, so a page of switches leaves
@@ -479,9 +530,11 @@ class Rules:
         >>> sorted(set(hp.to_dict()) - hp.fixed_fields())
         ['defenders_score_tricks', 'target']
         """
-        own = {"auction", "bid_euchre", "defenders_score_tricks"}
+        own = {"auction", "bid_euchre", "defenders_score_tricks", "napoleon", "nap_half_loss"}
         if self.sister_game is None:
             return frozenset(own)
+        if self.napoleon:  # any ending and table size; the pack follows the size
+            return frozenset(_AUCTION_FIXED) | {"deck", "laps", "slam"} | (own - {"nap_half_loss"})
         kept = {"defenders_score_tricks"} if self.auction else set()
         return frozenset(_AUCTION_FIXED) | {"players", "deck", "duration", "deals", "laps", "slam"} | (own - kept)
 
@@ -497,6 +550,10 @@ class Rules:
         key = cls.resolve_preset(name)
         base = dict(PRESETS[key])
         endings = ("target", "duration", "deals")
+        if base.get("napoleon") and isinstance(overrides.get("players"), int):
+            # Napoleon's pack and its default ending (2 x players deals) follow the table's size.
+            base["deck"] = NAPOLEON_DECK.get(overrides["players"], base["deck"])
+            base["deals"] = 2 * overrides["players"]
         given = [k for k in endings if overrides.get(k) is not None]
         if given:
             for k in endings:
@@ -589,8 +646,11 @@ _FIELD_TYPES: dict[str, type] = {
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
     "tie_break": bool, "match_games": object, "match_wins": object, "laps": bool, "slam": bool,
-    "auction": bool, "defenders_score_tricks": bool, "bid_euchre": bool,
+    "auction": bool, "defenders_score_tricks": bool, "bid_euchre": bool, "napoleon": bool, "nap_half_loss": bool,
 }
+
+NAPOLEON_DECK: dict[int, int] = {3: 24, 4: 28, 5: 32, 6: 52, 7: 52}
+"""Napoleon's pack by the number of players (RULES-FAMILY.md 16): 9-A, 8-A, 7-A, then the full pack."""
 
 _AUCTION_FIXED: dict[str, Any] = {
     "going_alone": False, "stick_the_dealer": False, "canadian_loner": False, "defend_alone": False,
@@ -614,6 +674,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  "lone_defender_euchre_points": 4},
     "hasenpfeffer": {"deck": 25, "auction": True, "going_alone": False},
     "bid-euchre": {"bid_euchre": True, "target": 32, "going_alone": False},
+    "napoleon": {"napoleon": True, "players": 4, "deck": 28, "target": None, "deals": 8, "going_alone": False},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
 
@@ -630,6 +691,8 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
                     "tricks, the Joker's holder forced to 3; first to 10, back door at -10",
     "bid-euchre": "four players, 24 cards, six each; one bid each of 3 to 6 tricks or the moon, the dealer "
                   "stuck; trump a suit, high or low; first to 32 on a made bid or a set, back door at -32",
+    "napoleon": "three to seven players each for themselves (the preset: four, 28 cards), five each; one bid each "
+                "of 2, 3, misere, 4, Nap, Wellington or Blucher; the first card led is trump; 2 x players deals",
 }
 
 _ALIASES: dict[str, str] = {
@@ -644,5 +707,6 @@ _ALIASES: dict[str, str] = {
     "railroad-euchre": "railroad", "call-for-best": "railroad",
     "hasenpfepper": "hasenpfeffer", "hasen": "hasenpfeffer", "hasenpfeffer-euchre": "hasenpfeffer",
     "bid": "bid-euchre", "bideuchre": "bid-euchre", "bidding-euchre": "bid-euchre", "auction-euchre": "bid-euchre",
+    "nap": "napoleon", "boney": "napoleon",
 }
 

@@ -31,6 +31,7 @@ from euchre.actions import (
     MAX_BID,
     MISDEAL,
     MOON,
+    NAPOLEON_BIDS,
     ORDER,
     ORDER_ALONE,
     PASS,
@@ -48,7 +49,8 @@ from euchre.cards import (
     JOKER,
     LOW,
     NO_TRUMP,
-    NUM_TRUMPS,
+    NUM_ALL_TRUMPS,
+    PLAIN_NO_TRUMP,
     POWER,
     SUITS,
     Card,
@@ -58,6 +60,7 @@ from euchre.cards import (
     iter_mask,
     mask_of,
     parse_trump,
+    plain_trump,
     sort_hand,
     trump_letter,
 )
@@ -104,10 +107,12 @@ class Phase(IntEnum):
     """The offers as every other seat sees them (RULES-FAMILY.md 12.7): an offer is pending and no
     seat is shown to act. A view's phase only; a :class:`State` never stands here."""
     AUCTION = 15
-    """Hasenpfeffer (RULES-FAMILY.md 14): one turn each from the dealer's left, pass or bid 1 to 6
-    tricks above the highest bid so far."""
+    """The auction games (RULES-FAMILY.md 14-16): one turn each from the dealer's left, pass or a
+    bid above the highest so far."""
     NAME_TRUMP = 16
-    """Hasenpfeffer: the high bidder names any suit as trump."""
+    """Hasenpfeffer, Bid Euchre: the high bidder names trump."""
+    LEAD = 17
+    """Napoleon (RULES-FAMILY.md 16): the bidder leads the first card, whose suit is trump."""
 
 
 class Gift(NamedTuple):
@@ -170,7 +175,7 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
 
 
 (_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST,
- _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS, _AUCTION, _NAME_TRUMP) = Phase
+ _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS, _AUCTION, _NAME_TRUMP, _LEAD) = Phase
 EUCHRE_PHASES = 15
 """The phases of the five-card games (all but Hasenpfeffer's AUCTION and NAME_TRUMP): the one-hot
 phase of the learning environment's and the OpenSpiel game's observations, which refuse
@@ -181,7 +186,7 @@ _NO_BID = (0, -1, False)
 """``State.auction`` before any bid."""
 _FACES = frozenset((4, 5, 6, 8))
 """Card ranks of a K, Q, J or the Joker (:attr:`Card.rank`)."""
-_FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(NUM_TRUMPS)]
+_FOLLOW_CARD = [[FOLLOW[t][EFFECTIVE[t][c]] for c in range(len(CARDS))] for t in range(NUM_ALL_TRUMPS)]
 """_FOLLOW_CARD[trump][card]: the cards that follow a trick led by ``card``."""
 _PLAYS: dict[int, tuple[Action, ...]] = {}
 """The play actions of a set of cards, by mask (a cache for ``legal_actions``)."""
@@ -218,6 +223,14 @@ def _packets(first: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
 
 
 _PACKETS = {n: _packets(first) for n, first in ((4, (3, 2, 3, 2)), (3, (3, 2, 3)), (2, (3, 2)))}
+_NAP_PACKETS = {n: _packets((3,) * n) for n in range(3, 8)}
+"""Napoleon: five each, three to every seat then two (RULES-FAMILY.md 16)."""
+_NAP_NEEDS = (0, 2, 3, 0, 4, 5, 5, 5)
+"""Napoleon: the tricks each bid level must take (misère, level 3: none at all)."""
+_NAP_VALUES = (0, 2, 3, 3, 4, 10, 20, 40)
+"""Napoleon: the value v of each bid level (2, 3, misère, 4, Nap, Wellington, Blücher)."""
+MISERE_LEVEL = 3
+"""Napoleon's bid level of misère (:data:`~euchre.actions.NAPOLEON_BIDS`, from 1)."""
 """Deal 3-2-3-2 then 2-3-2-3 from the dealer's left (3-2-3 / 2-3-2; 3-2 / 2-3)."""
 _THREES = tuple((3 * i, 3 * i + 3, 12 + 3 * i, 15 + 3 * i) for i in range(4))
 """The auction games: six cards each, dealt in threes from the dealer's left (RULES-FAMILY.md 14, 15)."""
@@ -382,6 +395,14 @@ class State:
         # The shuffle is trusted: build the hands straight from the packets (no re-validation).
         hands: list[tuple[Card, ...]] = [()] * n
         masks = [0] * n
+        if rules.napoleon:  # five each, 3 then 2; the rest of the pack unused and never shown
+            for i, (a, b, c, d) in enumerate(_NAP_PACKETS[n]):
+                seat = (dealer + 1 + i) % n
+                h = hands[seat] = (*cards[a:b], *cards[c:d])
+                masks[seat] = mask_of(h)
+            s = cls.__new__(cls)
+            s._setup(rules, dealer, tuple(hands), None, tuple(cards[HAND_SIZE * n:]), masks, after_misdeal)
+            return s
         if rules.bids_tricks:  # six each in threes; Hasenpfeffer's 25th card unused and face down
             for i, (a, b, c, d) in enumerate(_THREES):
                 seat = (dealer + 1 + i) % n
@@ -627,6 +648,17 @@ class State:
                 return f"no bid now: it is {self.phase_words()}; you may: {options}"
             if k is Kind.MOON:
                 return f"these rules have no moon (Bid Euchre's bid of every trick); you may: {options}"
+            if self.rules.napoleon:
+                if a not in NAPOLEON_BIDS:
+                    return f"Napoleon's bids are 2, 3, misere, 4, nap, wellington and blucher; you may: {options}"
+                level = NAPOLEON_BIDS.index(a) + 1
+                if level == 6 and self.bid != 5:
+                    return f"Wellington may only be bid over Nap; you may: {options}"
+                if level == 7 and self.bid != 6:
+                    return f"Blucher may only be bid over Wellington; you may: {options}"
+                return f"a bid must be above the highest so far ({NAPOLEON_BIDS[self.bid - 1]}); you may: {options}"
+            if a in NAPOLEON_BIDS[2:] and a.tricks != 4:
+                return f"{a} is a bid of Napoleon; you may: {options}"
             if self.moon:
                 return f"nothing beats the moon; you may: {options}"
             low, high = self.rules.bid_range
@@ -690,6 +722,7 @@ class State:
             Phase.OFFERS: "offers",
             Phase.AUCTION: "the bidding",
             Phase.NAME_TRUMP: "the high bidder's choice of trump",
+            Phase.LEAD: "the first lead, whose suit is trump",
         }[self.phase]
 
     def _push(self, a: Action) -> None:
@@ -781,7 +814,7 @@ class State:
 
     def _start_play(self) -> None:
         self.phase = _PLAY
-        if self.rules.bids_tricks:  # the high bidder leads (RULES-FAMILY.md 14, 15)
+        if self.rules.bids_tricks or self.rules.napoleon:  # the high bidder leads (RULES-FAMILY.md 14-16)
             lead = self.maker
         elif self.alone and self.rules.loner_lead == "loner_left":
             lead = self._next_active(self.maker)
@@ -812,6 +845,14 @@ class State:
             if rules.defenders_score_tricks:
                 pts[1 - maker_side] = rules.hand_size - taken
             return tuple(pts)
+        if rules.napoleon:  # RULES-FAMILY.md 16: the bidder is paid by, or pays, every other seat
+            level = self.bid
+            made = taken == 0 if level == MISERE_LEVEL else taken >= _NAP_NEEDS[level]
+            v = _NAP_VALUES[level]
+            if not made and rules.nap_half_loss and level == 5:
+                v = 5
+            won = v if made else -v
+            return tuple(won * (rules.players - 1) if p == self.maker else -won for p in range(rules.players))
         if rules.bid_euchre:  # RULES-FAMILY.md 15: both sides their tricks; a moon all or nothing
             size = rules.hand_size
             if self.moon:
@@ -926,20 +967,20 @@ def _legal_play(s: State) -> list[Action]:
     return list(plays)
 
 
-_CARD_PLAYED: dict[int, Card] = {a: CARDS[a - PLAY_OFFSET] for a in PLAY_ACTIONS}
+_CARD_PLAYED: dict[int, Card] = {a: a.card for a in PLAY_ACTIONS}  # type: ignore[misc]  # a play has a card
 """The card of each play action (a dict lookup is the quickest way there, on the hot path)."""
 _KEEP: dict[int, int] = {a: ~(1 << int(c)) for a, c in _CARD_PLAYED.items()}
 """The mask that takes a play action's card out of a hand."""
 
 
 _TAKES: list[list[list[int]]] = [
-    [[POWER[t][c] if EFFECTIVE[t][c] in (t, led) else -1 for c in range(len(CARDS))] for led in range(NUM_TRUMPS)]
-    for t in range(NUM_TRUMPS)]
+    [[POWER[t][c] if EFFECTIVE[t][c] in (t, led) else -1 for c in range(len(CARDS))] for led in range(NUM_ALL_TRUMPS)]
+    for t in range(NUM_ALL_TRUMPS)]
 """_TAKES[trump][led suit][card]: how strongly ``card`` takes a trick led in that suit (its power
 when it is a trump or follows the lead, else -1: it cannot win): the highest trump, else the
 highest card of the led suit (trump powers are >= 100, plain ranks < 10; the same result as
 cards.trick_winner_index)."""
-_TRICK_SIZE: list[list[int]] = [[n - out.bit_count() for out in range(1 << n)] for n in range(5)]
+_TRICK_SIZE: list[list[int]] = [[n - out.bit_count() for out in range(1 << n)] for n in range(8)]
 """_TRICK_SIZE[players][seats sitting out, as a mask]: the cards in a full trick."""
 
 
@@ -1172,8 +1213,17 @@ def _apply_farmer_give(s: State, seat: int, a: Action) -> None:
         s._start_bidding()
 
 
+def _legal_napoleon(s: State) -> list[Action]:
+    """Napoleon: pass, or any bid above the highest, Wellington only over Nap and Blücher only over
+    Wellington (RULES-FAMILY.md 16)."""
+    high = s.auction[0]
+    return [PASS, *(b for level, b in enumerate(NAPOLEON_BIDS, 1) if level > high and (level < 6 or level == high + 1))]
+
+
 def _legal_auction(s: State) -> list[Action]:
     rules = s.rules
+    if rules.napoleon:
+        return _legal_napoleon(s)
     high = s.auction[0]
     low, top = rules.bid_range
     bids = BID_ACTIONS[max(high, low - 1):top]
@@ -1186,6 +1236,9 @@ def _legal_auction(s: State) -> list[Action]:
 
 
 def _apply_auction(s: State, seat: int, a: Action) -> None:
+    if s.rules.napoleon:
+        _apply_napoleon(s, seat, a)
+        return
     if a == MOON:
         s.auction = (s.rules.hand_size + 1, seat, False)
     elif a != PASS:
@@ -1203,6 +1256,48 @@ def _apply_auction(s: State, seat: int, a: Action) -> None:
         s.auction = (3, holder, True)
     s.phase = _NAME_TRUMP
     s.to_act = s.bidder
+
+
+def _apply_napoleon(s: State, seat: int, a: Action) -> None:
+    """Napoleon's auction: after the dealer, the bidder leads (misère: no trump, else the first
+    card's suit will be trump); all passing throws the hand in."""
+    if a != PASS:
+        s.auction = (NAPOLEON_BIDS.index(a) + 1, seat, False)
+    if seat != s.dealer:
+        s.to_act = (seat + 1) % s.n
+        return
+    bidder = s.auction[1]
+    if bidder < 0:
+        s.phase = _OVER
+        s.points = (0,) * s.rules.sides
+        s.to_act = -1
+        return
+    s.maker = bidder
+    if s.auction[0] == MISERE_LEVEL:
+        s.trump = PLAIN_NO_TRUMP
+        s._start_play()
+    else:
+        s.phase = _LEAD
+        s.leader = s.to_act = bidder
+
+
+def _legal_lead(s: State) -> list[Action]:
+    hand = s.hands[s.to_act]
+    plays = _PLAYS.get(hand)
+    if plays is None:
+        plays = _plays_of(hand)
+    return list(plays)
+
+
+def _apply_lead(s: State, seat: int, a: Action) -> None:
+    """Napoleon's first card: its suit is trump (no bowers), then trick play goes on as ever (the
+    snapshot ``_push`` took undoes both)."""
+    card = _CARD_PLAYED[a]
+    s.trump = plain_trump(card.suit)  # type: ignore[arg-type]  # Napoleon's packs have no Joker
+    s.hands[seat] &= _KEEP[a]
+    s.trick.append((seat, card))
+    s.phase = _PLAY
+    s.to_act = (seat + 1) % s.n
 
 
 _NAMES = tuple(call(x) for x in range(4))
@@ -1259,6 +1354,7 @@ _UNITS: dict[Phase, _Unit] = {
     Phase.OFFERS: _view_only("the offers"),
     Phase.AUCTION: _Unit(_legal_auction, _apply_auction),
     Phase.NAME_TRUMP: _Unit(_legal_name_trump, _apply_name_trump),
+    Phase.LEAD: _Unit(_legal_lead, _apply_lead),
 }
 """The unit of each phase."""
 _LEGAL = tuple(_UNITS[p].legal for p in Phase)

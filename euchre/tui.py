@@ -24,13 +24,14 @@ from rich.text import Text
 
 from euchre.actions import Action, Kind
 from euchre.bots.base import Bot
-from euchre.cards import NO_TRUMP, Card, Suit, effective_suit, trump_word
+from euchre.cards import Card, Suit, effective_suit, trump_suit, trump_word
 from euchre.describe import (
     Part,
     action_parts,
     action_words,
     gift_parts,
     hand_result_parts,
+    high_bid_words,
     missing_choice_parts,
     move_parts,
     object_form,
@@ -46,7 +47,10 @@ __all__ = ["play_terminal", "render_view", "card_text", "default_names", "HELP",
 Status = Literal["finished", "quit"]
 """What :func:`play_terminal` returns: the game ended, or the human stopped (and it was saved)."""
 
-COMPASS = {4: ("South", "West", "North", "East"), 3: ("South", "West", "East"), 2: ("South", "North")}
+COMPASS = {4: ("South", "West", "North", "East"), 3: ("South", "West", "East"), 2: ("South", "North"),
+           5: ("South", "West", "Northwest", "Northeast", "East"),
+           6: ("South", "Southwest", "Northwest", "North", "Northeast", "Southeast"),
+           7: ("South", "Southwest", "West", "Northwest", "Northeast", "East", "Southeast")}
 """Seat names around the table, starting from the human's seat and going clockwise."""
 
 SUIT_STYLES = {Suit.HEARTS: "bold red", Suit.DIAMONDS: "bold red", Suit.CLUBS: "bold blue",
@@ -109,7 +113,7 @@ def card_text(card: Card, trump: int | None = None) -> Text:
     return Text(card.symbol(), style=style)
 
 
-_CARD_TOKEN = re.compile(r"\b(?:[789TJQKA][cdhs]|Jk)\b")
+_CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][cdhs]|Jk)\b")
 
 
 def _with_card_symbols(message: str) -> Text:
@@ -124,9 +128,10 @@ def _with_card_symbols(message: str) -> Text:
 
 def _suit_text(suit: int) -> Text:
     """A trump index as shown: ``♥ hearts``, or ``no trump`` / ``low`` (a hand without trump)."""
-    if suit >= NO_TRUMP:
+    named = trump_suit(suit)  # (Napoleon's trump suits, without bowers, too)
+    if named is None:
         return Text(trump_word(suit), style="bold")
-    s = Suit(suit)
+    s = named
     return Text(f"{s.symbol} {s.word}", style=_STYLES[-1][s])
 
 
@@ -229,7 +234,7 @@ def _up_card_line(view: PlayerView, names: Sequence[str] | None = None) -> Text:
         if view.bidder < 0:
             return line + Text("none yet" if view.trump is None else "-", style="dim")
         who = names[view.bidder] if names is not None else f"seat {view.bidder}"
-        line += Text(f"the moon, {who}" if view.moon else f"{view.bid} tricks, {who}")
+        line += Text(f"{high_bid_words(view)}, {who}")
         if view.forced_bid:
             line += Text("  (all passed: the Joker's holder bids 3)", style="dim")
         return line

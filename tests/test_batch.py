@@ -30,7 +30,7 @@ def relative(values: tuple[int, ...]) -> list[float]:
 
 
 CONFIGS: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.preset_names()
-                             if not Rules.preset(name).auction}  # batch refuses Hasenpfeffer for now
+                             if Rules.preset(name).sister_game is None}  # batch refuses the sister games for now
 CONFIGS.update({
     "stick the dealer": Rules(stick_the_dealer=True, dealer_may_discard_up_card=False),
     "canadian loner": Rules(canadian_loner=True),

@@ -36,7 +36,7 @@ def all_configs() -> list[Rules]:
     """Every preset with every switch set that applies to it."""
     configs = []
     for preset in Rules.preset_names():
-        if Rules.preset(preset).bids_tricks:  # Hasenpfeffer and Bid Euchre take none of these switches
+        if Rules.preset(preset).sister_game is not None:  # the sister games take none of these switches
             configs.append(Rules.preset(preset))
             continue
         switches = SWITCHES_4 if Rules.preset(preset).players == 4 else SWITCHES_SMALL

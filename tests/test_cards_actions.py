@@ -47,7 +47,7 @@ def test_card_parse(text: str, expected: str) -> None:
     assert str(C(text)) == expected
 
 
-@pytest.mark.parametrize("text", ["", "J", "Jx", "1h", "Xh", "Jhh", "11h", "hJ", "6h", "joke"])
+@pytest.mark.parametrize("text", ["", "J", "Jx", "1h", "Xh", "Jhh", "11h", "hJ", "7x", "joke", "6", "2j"])
 def test_card_parse_errors(text: str) -> None:
     with pytest.raises(InvalidActionError, match="not a card"):
         C(text)
@@ -175,8 +175,12 @@ def test_action_parse_errors(text: str) -> None:
 
 
 def test_action_codes_are_fixed() -> None:
-    # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers + 12 bids + the moon, appended
-    assert NUM_ACTIONS == 132
+    # 79 + the four no-trump calls + 33 gives (call for best) + 3 offers + 12 bids + the moon + Napoleon's
+    # four bids and the plays of its 2s to 6s, appended
+    assert NUM_ACTIONS == 156
+    assert [str(ACTIONS[i]) for i in range(132, 136)] == ["misere", "nap", "wellington", "blucher"]
+    assert str(ACTIONS[136]) == "play 2c" and str(ACTIONS[155]) == "play 6s" and ACTIONS[140].kind is Kind.PLAY
+    assert play(C("6s")) == ACTIONS[155] and ACTIONS[155].card == C("6s") and not ACTIONS[155].is_bid
     assert [str(ACTIONS[i]) for i in range(119, 131)] == [f"bid {k}" for k in range(1, 13)]
     assert str(ACTIONS[131]) == "moon" and ACTIONS[131].kind is Kind.MOON and ACTIONS[131].alone
     assert [str(ACTIONS[i]) for i in range(116, 119)] == ["misdeal", "keep", "farmer"]
@@ -334,3 +338,19 @@ def test_a_bare_card_is_not_taken_for_an_action_code() -> None:
     with pytest.raises(InvalidActionError, match="is a card, not an action"):
         s.push(Card.parse("9c"))  # its int value 2 would otherwise mean 'order alone'
     assert s.key() == before
+
+
+def test_napoleons_low_cards_follow_the_euchre_ids() -> None:
+    from euchre.cards import LOW_CARD, NUM_ALL_CARDS, deck_cards, plain_trump, sort_hand, trump_suit
+
+    two, six = C("2c"), C("6s")
+    assert (int(two), int(six), LOW_CARD, NUM_ALL_CARDS) == (33, 52, 33, 53)
+    assert str(C("10h").rank_letter) == "T" and C("4d").name() == "four of diamonds" and C("5h").symbol() == "5♥"
+    assert C("3s").suit is Suit.SPADES and C("2h").rank < C("7h").rank < C("Ah").rank
+    assert [len(deck_cards(d)) for d in (20, 24, 25, 28, 32, 52)] == [20, 24, 25, 28, 32, 52]
+    assert C("2c") not in deck_cards(32) and C("7c") not in deck_cards(28) and C("8c") in deck_cards(28)
+    # Napoleon's trump indexes: no bowers, thirteen ranks, the 2 of trump above the ace of another suit
+    t = plain_trump(Suit.CLUBS)
+    assert trump_suit(t) is Suit.CLUBS and effective_suit(C("Js"), t) == Suit.SPADES
+    assert card_power(C("2c"), t) > card_power(C("As"), t) and card_power(C("Ac"), t) > card_power(C("Jc"), t)
+    assert sort_hand([C(x) for x in "3s Jc Js 2c Ac Ad".split()], t) == [C(x) for x in "Ac Jc 2c Ad Js 3s".split()]

@@ -33,7 +33,7 @@ COMBOS: list[dict[str, Any]] = [
     {"preset": "cut-throat", "deck": 24, "stick_the_dealer": True},
 ]
 MATCH: dict[str, Any] = {"preset": "american", "target": 3, "match_wins": 2, "slam": True}
-FIVE_CARD = [n for n in Rules.preset_names() if not Rules.preset(n).auction]
+FIVE_CARD = [n for n in Rules.preset_names() if Rules.preset(n).sister_game is None]
 """The presets the environment plays (it refuses Hasenpfeffer's six-card hands for now)."""
 CONFIGS: list[Any] = [*FIVE_CARD, *COMBOS, MATCH]
 IDS = [c if isinstance(c, str) else "+".join(f"{k}={v}" for k, v in c.items() if k != "preset") for c in CONFIGS]

@@ -60,6 +60,12 @@ def test_every_preset_in_plain_words(name: str) -> None:
     assert [s.title for s in sections[1:4]] == ["Players", "The cards", "The deal"]
     assert_plain(rules_in_words(rules, name), name)
     words = text(rules)
+    if rules.napoleon:  # RULES-FAMILY.md 16: each for themselves, the first lead fixes trump, payments
+        assert f"the pack has {rules.deck} cards" in words and "no bower" in words
+        assert "Four players, each playing for themselves" in words and "three then two" in words
+        assert "Wellington (all five, only over a Nap)" in words and "suit of that first card is trump" in words
+        assert "paid its value by every other player" in words and "eight played hands" in words
+        return
     assert f"The pack has {rules.deck} cards" in words
     assert "right bower" in words and "left bower" in words
     if rules.auction:  # Hasenpfeffer: six cards, bids of tricks, trick scoring
@@ -174,6 +180,9 @@ SWITCHED: list[tuple[str, Rules, dict[str, Any], str]] = [
     ("defenders_score_tricks", Rules.preset("hasenpfeffer"), {"defenders_score_tricks": True},
      "The defenders score one point for each trick they took"),
     ("deals", Rules(target=None, deals=4), {"deals": 6}, "six played hands"),
+    ("napoleon", Rules(players=3, going_alone=False, target=None, deals=6, march_points=2), {"napoleon": True},
+     "the highest bidder (Napoleon) plays alone against all the others"),
+    ("nap_half_loss", Rules.preset("napoleon"), {"nap_half_loss": True}, "a failed Nap costs only 5 a player"),
 ]
 
 

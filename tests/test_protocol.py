@@ -413,7 +413,7 @@ def test_view_dicts_equal_one_view_per_seat(preset: str) -> None:
     ``view_to_dict(game.view(seat))`` gives, for every seat and a spectator, at every step of
     random games, for the current hand and the one just finished."""
     base = Rules.preset(preset)
-    rules = Rules.preset(preset, defend_alone=True) if base.players == 4 and not base.auction else base
+    rules = Rules.preset(preset, defend_alone=True) if base.players == 4 and base.sister_game is None else base
     for seed in range(4):
         game = Game(rules, seed=seed, clock=lambda: 0.0)
         rng = random.Random(seed)

@@ -48,9 +48,9 @@ def test_presets(name: str) -> None:
 
 
 def test_preset_names_and_sides() -> None:
-    # Hasenpfeffer and Bid Euchre, sister games that take none of RULES.md's switches:
-    # tests/test_hasenpfeffer.py, tests/test_bid_euchre.py
-    assert set(Rules.preset_names()) == set(PRESET_TABLE) | {"hasenpfeffer", "bid-euchre"}
+    # Hasenpfeffer, Bid Euchre and Napoleon, sister games that take none of RULES.md's switches:
+    # tests/test_hasenpfeffer.py, tests/test_bid_euchre.py, tests/test_napoleon.py
+    assert set(Rules.preset_names()) == set(PRESET_TABLE) | {"hasenpfeffer", "bid-euchre", "napoleon"}
     assert Rules.preset("american").sides == 2 and Rules.preset("two-handed").sides == 2
     assert Rules.preset("cut-throat").sides == 3
     assert [Rules().side_of(s) for s in range(4)] == [0, 1, 0, 1]
@@ -168,7 +168,7 @@ def test_rules_are_frozen_and_replace_revalidates() -> None:
 
 def test_dict_round_trip_and_diff() -> None:
     for name in Rules.preset_names():
-        r = Rules.preset(name, super_euchre=not Rules.preset(name).bids_tricks)
+        r = Rules.preset(name, super_euchre=Rules.preset(name).sister_game is None)
         assert Rules.from_dict(r.to_dict()) == r
     assert Rules.preset("long").diff() == {"target": 15}
     assert Rules().diff() == {}
@@ -311,9 +311,11 @@ def test_presets_within_bounds_and_rules_md_variants_expressible(name: str) -> N
                    {"deals": 8}, {"deals": 1000}, {"super_euchre": True}):
         if r.bids_tricks and ("target" not in fields):
             continue  # the auction games: a target the only ending, none of RULES.md's switches (18.7, 18.8)
+        if r.napoleon and "super_euchre" in fields:
+            continue  # Napoleon: any ending, none of RULES.md's switches (18.9)
         built = Rules.preset(name, **fields)
         assert all(getattr(built, k) == v for k, v in fields.items())
-    if r.players == 4 and not r.bids_tricks:
+    if r.players == 4 and r.sister_game is None:
         assert Rules.preset(name, loner_march_points=0, loner_euchre_points=8, defend_alone=True,
                             lone_defender_euchre_points=6, super_euchre=True, super_euchre_points=8).super_euchre
 

@@ -48,6 +48,7 @@ from euchre.actions import (
     play,
 )
 from euchre.bots.base import Bot
+from euchre.bots.napoleon import napoleon_choice
 from euchre.cards import LOW, NO_TRUMP, Card, Suit, card_power, deck_cards, effective_suit, trick_winner_index
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -273,6 +274,9 @@ class HeuristicBot(Bot):
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
+        if view.rules.napoleon:  # each for themselves, trump by the first lead: a game of its own
+            choice = napoleon_choice(view)
+            return choice if choice in legal else self._fallback(view, choice)
         phase = view.phase
         if phase is Phase.PLAY:
             choice = self._play(view)
