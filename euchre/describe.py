@@ -429,6 +429,8 @@ def missing_choice_parts(view: PlayerView) -> list[list[Part]]:
             out.append(["Stick the dealer: everyone else passed, so you must name a trump."])
         if alone_missing:
             out.append(["Going alone is not allowed in these rules."])
+    elif view.phase is Phase.AUCTION and r.bid_euchre and seat == view.dealer and view.bidder < 0:
+        out.append(["The dealer is stuck: everyone else passed, so you must bid (no pass)."])
     elif view.phase is Phase.DISCARD:
         if not r.dealer_may_discard_up_card and view.up_card in view.hand:
             out.append(["These rules do not let you bury the card you picked up, ", view.up_card, "."])

@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from euchre.actions import Action, Kind
 from euchre.cards import trump_letter
-from euchre.describe import action_words, card_words, hand_result_words, move_words
+from euchre.describe import action_words, card_words, gift_words, hand_result_words, joined, move_words, named_trump
+from euchre.errors import RulesError
 from euchre.game import Game
 from euchre.state import Phase, State
 from euchre.view import PlayerView
@@ -48,7 +49,11 @@ if TYPE_CHECKING:
     from euchre.notation import GameRecord
 
 __all__ = ["Timeline", "build_timeline", "timeline_of_record", "analyze_for_replay", "default_names",
-           "REPLAY_SAMPLES", "REPLAY_BID_SAMPLES", "UP_CARD_WORDS"]
+           "REPLAY_SAMPLES", "REPLAY_BID_SAMPLES", "UP_CARD_WORDS", "REPLAYED_GAMES"]
+
+REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre")
+"""The games a timeline is built of (:attr:`~euchre.rules.Rules.sister_game`; ``None`` is Euchre
+itself); any other sister game is refused by name (Napoleon, for now)."""
 
 REPLAY_SAMPLES = 8
 """Sampled deals per card decision when a replay is analysed (a small budget: a whole game in a
@@ -150,8 +155,12 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "bid": state.bid,
         "bidder": state.bidder if state.bidder >= 0 else None,
         "forced_bid": state.forced_bid,
+        "moon": rules.bid_euchre and state.moon,
+        "gifts": [{"giver": g.giver, "receiver": g.receiver, "card": str(g.card), "chosen": not g.forced,
+                   "discard": None if g.discard is None else str(g.discard)} for g in state.gifts],
         "discard": None if state.discard is None else str(state.discard),
         "trump": None if state.trump is None else trump_letter(state.trump),
+        "trump_words": None if state.trump is None else joined([named_trump(state.trump, rules)]),
         "maker": state.maker if state.maker >= 0 else None,
         "alone": state.alone,
         "sitting_out": sorted(state.sitting_out),
@@ -202,10 +211,18 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     seat (0 and ``None`` before any), ``forced_bid`` says all passed and the Joker's holder was made
     to bid, which the step of the last pass says in its words and ``bids`` as an entry whose
     ``action`` is ``None``.
+
+    Bid Euchre (``rules.bid_euchre``): no up card either; ``moon`` says the high bid is the moon
+    (``bid`` is then the hand's tricks plus one); ``trump_words`` names trump in the game's words
+    (``"high"``, ``"low"``, ``"hearts"``). ``gifts`` (every step) are the cards given so far, face up
+    as everything is here: call for best's and the moon's, with ``chosen`` (the giver picked it)
+    and the receiver's ``discard``; a gift the engine made (the highest trump) is said in the
+    words of the step that caused it and is an entry of ``bids`` whose ``action`` is ``None``.
     """
     rules = game.rules
-    if not rules.auction:  # Hasenpfeffer replays; the other six-card game not yet
-        rules.refuse_six_cards("the replay viewer")
+    if rules.sister_game not in REPLAYED_GAMES:  # a sister game not replayed yet (Napoleon)
+        rules.refuse_six_cards("the replay viewer")  # the engine's reason, in its words
+        raise RulesError(f"the replay viewer does not replay {rules.sister_game} yet")
     names = list(players) if players else default_names(rules.players)
     if len(names) != rules.players:
         raise ValueError(f"{rules.players} names are needed, got {len(names)}")
@@ -222,8 +239,10 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
         deal_words = f"Hand {hi + 1}, dealt by {names[state.dealer]}: "
         if state.up_card is not None:
             deal_words += f"the up card is {card_words(state.up_card, None)}"
-        else:  # Hasenpfeffer: no up card, and the card left over stays face down (never shown)
+        elif rules.auction:  # Hasenpfeffer: no up card, and the card left over stays face down (never shown)
             deal_words += f"{rules.hand_size} cards each, one left over face down"
+        else:  # Bid Euchre deals every card
+            deal_words += f"{rules.hand_size} cards each, every card dealt"
         t.steps.append({"index": first, "hand": hi, "number": None, "kind": "deal", "seat": None, "action": None,
                         "choices": None, "words": deal_words, "result": None, "game_over": None, "review": None,
                         **_snapshot(state, running, bids)})
@@ -233,6 +252,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
             decision = reviewed.get((hi, ai))
             review_d = _review_of(decision, state) if decision is not None else None
             forced = state.forced_bid
+            gifts = len(state.gifts)
             state.push(action)
             view = PlayerView.of(state, seat)  # the acting seat's view: its own discard is known
             result = None
@@ -240,8 +260,10 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                 assert state.points is not None
                 running = [a + b for a, b in zip(running, state.points, strict=True)]
                 result = hand_result_words(PlayerView.of(state, None), names)
-            words = move_words(view, ai, names)
-            if action.is_bid:
+            # the action is the last of the seat's own view (a view leaves out a gift that another
+            # seat chose, and an offer's "keep", so its index need not be ``ai``)
+            words = move_words(view, len(view.actions) - 1, names)
+            if action.is_bid or action.kind is Kind.GIVE:  # the bids, and a gift the giver chose
                 bids.append({"seat": seat, "action": str(action), "words": words})
             if state.forced_bid and not forced:  # Hasenpfeffer: all passed, the Joker's holder bids
                 holder = names[state.bidder]
@@ -249,6 +271,13 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                                 f"{state.bid} tricks")
                 words = f"{words}; {forced_words}"
                 bids.append({"seat": state.bidder, "action": None, "words": forced_words})
+            if len(state.gifts) > gifts and state.gifts[-1].forced:
+                # the engine gave the partner's highest trump (call for best, Bid Euchre's moon):
+                # no action of its own, so the step that caused it says it, as the receiver knows it
+                receiver = PlayerView.of(state, state.gifts[-1].receiver)
+                gift_said = gift_words(receiver, len(receiver.gifts) - 1, names)
+                words = f"{words}; {gift_said}"
+                bids.append({"seat": state.gifts[-1].giver, "action": None, "words": gift_said})
             over = game.summary() if state.is_over and hi == last_hand and game.is_over else None
             t.steps.append({"index": len(t.steps), "hand": hi, "number": ai, "kind": _kind(action),
                             "seat": seat, "action": str(action), "choices": choices,
@@ -258,6 +287,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                         "trump": None if state.trump is None else trump_letter(state.trump),
                         "maker": state.maker if state.maker >= 0 else None, "alone": state.alone,
                         "bid": state.bid or None, "forced_bid": state.forced_bid,
+                        "moon": rules.bid_euchre and state.moon,
                         "points": None if state.points is None else list(state.points),
                         "result": t.steps[-1]["result"]})
     t.scores = running

@@ -80,13 +80,14 @@ def render_step(t: Timeline, index: int) -> Panel:
         if st["discard"]:
             up += Text("   buried: ") + card_text(Card.parse(st["discard"]), trump)
         parts.append(up)
-    if st.get("bid"):  # Hasenpfeffer: the high bid so far (no up card)
+    if st.get("bid"):  # the auction games: the high bid so far (no up card)
         holder = t.players[st["bidder"]] if st.get("bidder") is not None else "?"
         forced = " (forced: everyone passed, and they hold the Joker)" if st.get("forced_bid") else ""
-        parts.append(Text("High bid: ", style="bold") + Text(f"{st['bid']} by {holder}{forced}"))
+        bid = "the moon (every trick, alone)" if st.get("moon") else str(st["bid"])
+        parts.append(Text("High bid: ", style="bold") + Text(f"{bid} by {holder}{forced}"))
     if st["trump"] is not None:
         maker = t.players[st["maker"]] if st["maker"] is not None else "?"
-        shown = "" if trump is None else trump_word(trump)
+        shown = "" if trump is None else st.get("trump_words") or trump_word(trump)
         if trump is not None and trump < NO_TRUMP:
             shown = f"{Suit(trump).symbol} {shown}"
         parts.append(Text("Trump: ", style="bold") + Text(shown)

@@ -15,6 +15,9 @@ every version (``RULES.md`` section 9), scoped to the hand being played:
 - in Hasenpfeffer (no up card; one card of the 25 is left over and never shown), everyone also
   knows the Joker once all passed: its holder is made to bid (the forced bid), or, if nobody holds
   it, it was the card left over and the hand is thrown in;
+- a card given in a call for best, or to Bid Euchre's moon shooter by the partner (no up card,
+  every card dealt), is known to the giver and the receiver only, and the receiver's discard to
+  the receiver only (RULES-FAMILY.md 12.7, 15);
 - and, only while the frame carries the ``previous`` summary of the hand just finished (a new
   hand was dealt and no action has been taken in it yet; events that are not actions, a
   computer player standing in or out, leave it open), the same of that previous hand, as it
@@ -58,7 +61,7 @@ from euchre import Game, notation
 from euchre.actions import Action, Kind
 from euchre.protocol import view_dicts
 from euchre.rules import PRESETS, Rules
-from euchre.server.core import ServerConfig
+from euchre.server.core import ServerConfig, served
 from euchre.server.db import EventRow, Store, TableRow
 from euchre.state import Phase
 
@@ -530,13 +533,14 @@ CONFIGS = [
     pytest.param("hasenpfeffer", {}, "medium", 5, id="hasenpfeffer"),
     pytest.param("hasenpfeffer", {"defenders_score_tricks": True, "target": 7}, "easy", 5,
                  id="hasenpfeffer-defenders-score"),
+    pytest.param("bid-euchre", {}, "medium", 5, id="bid-euchre"),
+    pytest.param("bid-euchre", {"target": 12}, "easy", 5, id="bid-euchre-12"),
 ]
 
 
 def test_every_preset_is_scanned() -> None:
-    # Hasenpfeffer is served; the other six-card game is refused for now
-    served = {p for p in PRESETS if Rules.preset(p).auction or Rules.preset(p).sister_game is None}
-    assert {p.values[0] for p in CONFIGS} == served
+    # every game the server plays (Napoleon is refused for now: see test_server_bid_euchre)
+    assert {p.values[0] for p in CONFIGS} == {p for p in PRESETS if served(Rules.preset(p))}
 
 
 @pytest.mark.parametrize(("preset", "rules", "level", "games"), CONFIGS)
@@ -547,8 +551,10 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
         tables = asyncio.run(asyncio.wait_for(play_many(base, preset, rules, level, games, seed), 150))
         counts = scan(url, base, tables)
     assert counts["frames"] > 100 * games and counts["cards"] > 1000 * games, counts
-    auction = Rules.preset(preset, **rules).auction  # Hasenpfeffer: bids of tricks, no discard
+    auction = Rules.preset(preset, **rules).bids_tricks  # Hasenpfeffer, Bid Euchre: bids of tricks, no dealer's discard
     assert counts["PLAY"] > 0 and (counts.get("BID", 0) > 0 if auction else counts.get("DISCARD", 0) > 0), counts
+    if Rules.preset(preset).bid_euchre:  # moons were shot, and their gifts and discards scanned
+        assert counts.get("MOON", 0) > 0 and counts.get("DISCARD", 0) > 0, counts
     assert counts["public"] > 0 and counts["refused_records"] > 0, counts
     assert counts.get("bot_in", 0) > 0, counts  # stand-ins played, their frames were scanned too
     assert counts["previous_window"] > 0 and counts["planted_hand_3_on"] > 0, counts
@@ -652,9 +658,11 @@ def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list
     return row, frames
 
 
-ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8), ("hasenpfeffer", 9)]
-ENGINE_RULES: dict[str, dict[str, Any]] = {"hasenpfeffer": {"target": 40}}
-"""Random bids of six end a game of Hasenpfeffer to 10 in two or three hands: a longer one."""
+ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8), ("hasenpfeffer", 9),
+                ("bid-euchre", 10)]
+ENGINE_RULES: dict[str, dict[str, Any]] = {"hasenpfeffer": {"target": 40}, "bid-euchre": {"target": 60}}
+"""Random bids of six end a game of Hasenpfeffer to 10 in two or three hands: a longer one (and of
+Bid Euchre, whose random moons swing 12 points a hand)."""
 
 
 @pytest.mark.parametrize(("preset", "seed"), ENGINE_GAMES, ids=[p for p, _ in ENGINE_GAMES])

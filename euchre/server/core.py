@@ -36,7 +36,8 @@ from euchre.actions import Action
 from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
 from euchre.bots.persona import computer_names
-from euchre.describe import action_words, hand_result_words, missing_choice_words
+from euchre.cards import LOW, trump_letter
+from euchre.describe import action_words, hand_result_words, joined, missing_choice_words, named_trump
 from euchre.errors import EuchreError, RulesError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
@@ -62,6 +63,22 @@ READ_CACHE = 64
 
 HINT_CACHE = 256
 """Hints the hub remembers (a position asked about again is answered at once)."""
+
+SERVED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre")
+"""The games the tables play (:attr:`Rules.sister_game`: ``None`` is Euchre itself, every
+variant and house rule of it); a table of any other sister game is refused (Napoleon, for now)."""
+
+
+def served(rules: Rules) -> bool:
+    """Whether the server's tables play these rules' game (see :data:`SERVED_GAMES`)."""
+    return rules.sister_game in SERVED_GAMES
+
+
+def trump_names(rules: Rules) -> dict[str, str]:
+    """Each trump letter of the frames (``c`` .. ``s``, ``n``, ``low``) with its name in the words
+    of the game (``euchre.describe.named_trump``): Bid Euchre says "high" and "low" for its hands
+    without trump, where Euchre's no-trump house rule says "no trump" and "low"."""
+    return {trump_letter(t): joined([named_trump(t, rules)]) for t in range(LOW + 1)}
 
 
 class Refusal(Exception):
@@ -271,6 +288,8 @@ class LiveTable:
         self.id = row.id
         self.row = row
         self.rules = Rules.from_dict(row.rules)
+        self._trump_names = trump_names(self.rules)
+        """The frames' ``trump_names`` (the same for the whole table)."""
         self.seed = row.seed
         self.level = row.level
         self.status = row.status
@@ -434,6 +453,10 @@ class LiveTable:
             "hand_no": g.played_hands_before() + 1 if g is not None else 1,
             "claimed": self._claimed(g),
             "hand_size": self.rules.hand_size,
+            "trump_names": self._trump_names,
+            # the high bid of the hand being played is Bid Euchre's moon (a public fact, as
+            # PlayerView.moon says; the view's bid is then the hand's tricks plus one)
+            "moon": g is not None and self.rules.bid_euchre and g.state.moon,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -493,7 +516,7 @@ class LiveTable:
         if cached is None:
             names = [("You" if s.seat == seat else s.name) for s in self.seats]
             words = hand_result_words(g.view(seat, hand), names)
-            cached = {"hand": hand, **res.to_dict(), "words": words}
+            cached = {"hand": hand, **res.to_dict(), "moon": res.moon, "words": words}
             if self.match is not None:
                 cached["game"] = index + 1
             if len(self._results_sent) > 64:
@@ -527,7 +550,7 @@ class LiveTable:
             for number, (_, h, scores) in enumerate(sheet, 1):  # a misdeal is not on the sheet
                 res = h.result()
                 assert res is not None
-                rows.append({"hand": number, **res.to_dict(), "thrown_in": res.thrown_in,
+                rows.append({"hand": number, **res.to_dict(), "moon": res.moon, "thrown_in": res.thrown_in,
                              "tricks": res.maker_tricks, "scores": list(scores)})
             self._sheet = (len(sheet), rows)
         return self._sheet[1]
@@ -971,7 +994,7 @@ class LiveTable:
         try:
             hints = await self.hub.hint(view)
         except RulesError as e:  # a game the hints' sampling does not play yet (Hasenpfeffer)
-            game = "Hasenpfeffer" if self.rules.auction else "these rules"
+            game = self.rules.sister_game or "these rules"
             raise Refusal("no_hint", f"no hints for {game} yet (the hints' sampling does not play it)") from e
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
                  "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]

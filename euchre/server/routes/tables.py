@@ -10,10 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from euchre.bots.base import bot_descriptions
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
-from euchre.errors import EuchreError
+from euchre.errors import EuchreError, RulesError
 from euchre.explain import preset_title, rules_from_strings, rules_payload, rules_sections, sections_to_dicts
 from euchre.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
-from euchre.server.core import Refusal, Unloaded
+from euchre.server.core import Refusal, Unloaded, served
 from euchre.server.messages import PlayerId, clean_text, reserved_name
 from euchre.server.routes.common import (
     ApiError,
@@ -49,10 +49,11 @@ class CreateTable(BaseModel):
 @router.get("/api/options")
 async def options() -> dict[str, Any]:
     """What a new table can be: presets with their rules (``fixed``: the fields the preset takes
-    no other value of, left off its page of switches), levels, and the bots."""
+    no other value of, left off its page of switches; ``served``: whether a table can play it,
+    the start page offering only those), levels, and the bots."""
     return {
         "presets": [{"name": n, "description": PRESET_DESCRIPTIONS.get(n, ""), "rules": Rules.preset(n).to_dict(),
-                     "fixed": sorted(Rules.preset(n).fixed_fields()),
+                     "fixed": sorted(Rules.preset(n).fixed_fields()), "served": served(Rules.preset(n)),
                      "title": preset_title(n), "words": sections_to_dicts(rules_sections(Rules.preset(n)))}
                     for n in PRESETS],
         "levels": list(LEVELS), "default_level": DEFAULT_LEVEL, "bots": bot_descriptions(),
@@ -64,8 +65,9 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     limit_creates(request)
     try:
         rules = Rules.preset(body.preset, **body.rules)
-        if not rules.auction:  # Hasenpfeffer is played here; the other six-card game not yet
-            rules.refuse_six_cards("the server's tables")
+        if not served(rules):  # a sister game the tables do not play yet (Napoleon)
+            rules.refuse_six_cards("the server's tables")  # the engine's reason, in its words
+            raise RulesError(f"the server's tables do not play {rules.sister_game} yet")
     except (EuchreError, TypeError, ValueError) as e:
         raise ApiError(400, "bad_rules", short(str(e))) from None
     name = clean_text(body.name) or "You"

@@ -84,7 +84,8 @@
     if (!Array.isArray(p)) {
       p = Object.entries(p).map(([name, v]) => (v && v.rules ? Object.assign({ name }, v) : { name, rules: v || {} }));
     }
-    return p.map((x) => (typeof x === "string" ? { name: x, rules: {} } : x)).filter((x) => x && x.name);
+    // a game the server's tables do not play yet (served: false; Napoleon for now) is not offered
+    return p.map((x) => (typeof x === "string" ? { name: x, rules: {} } : x)).filter((x) => x && x.name && x.served !== false);
   }
 
   function levelsOf(opts) {
@@ -96,6 +97,7 @@
 
   function prettyPreset(name) {
     const t = String(name);
+    if (t === "bid-euchre") return "Bid Euchre";   // a game's name, not a hyphenated word like "Two-handed"
     return t.charAt(0).toUpperCase() + t.slice(1);
   }
 

@@ -644,6 +644,32 @@
 
   function isSeat(x) { return x !== null && x !== undefined; }
 
+  /** A trump's name in the words of the game (d.trump_names, from the engine: Bid Euchre calls
+      its hands without trump "high" and "low"; Euchre's house rule "no trump" and "low"). */
+  function trumpName(t) {
+    const d = D();
+    const names = d && d.trump_names && typeof d.trump_names === "object" ? d.trump_names : null;
+    return (names && typeof names[t] === "string" && names[t]) || E.SUIT_NAME[t] || String(t);
+  }
+
+  /** A trump as shown in a line: a coloured suit (with its name), or a no-trump hand's name. */
+  function trumpSpan(t, withName) {
+    if (E.isNoTrump(t)) return el("span", { class: "no-trump", text: trumpName(t) });
+    return E.suitSpan(t, withName);
+  }
+
+  /** The hand being played is Bid Euchre's moon (the frame's d.moon, from the engine). */
+  function moonNow() { const d = D(); return !!(d && d.moon); }
+
+  /** The high bid as players say it: its tricks, or "moon". */
+  function bidText(v) { return moonNow() ? "moon" : String(v ? v.bid : ""); }
+
+  /** The moon's gift and discard (Bid Euchre) use call for best's phases: the words differ. */
+  function bestWords() { return moonNow() ? "The moon" : "Call for best"; }
+
+  /** Cards in the lone player's hand once the gift came: one more than dealt (d.hand_size). */
+  function withGift(d) { return ["", "one", "two", "three", "four", "five", "six", "seven", "eight"][(d.hand_size || 5) + 1] || String((d.hand_size || 5) + 1); }
+
   /** Call for best: the lone player receiving now (the lone defender once declared, else the maker). */
   function bestReceiver(v) { return isSeat(v.lone_defender) ? v.lone_defender : v.maker; }
 
@@ -815,9 +841,12 @@
       case "take": out.push("Take the up card"); break;
       case "call":
         out.push(el("span", { class: "verb", text: "Call " }));
-        addSuit(parts[1], true);
+        // "high", "low", "no trump": a name, never hidden as a suit's name is beside its symbol
+        if (E.isNoTrump(parts[1])) out.push(el("span", { class: "ntname", text: trumpName(parts[1]) }));
+        else addSuit(parts[1], true);
         if (alone) out.push(" alone");
         break;
+      case "moon": out.push("Shoot the moon"); break;   // Bid Euchre: every trick, alone
       case "defend": out.push("Defend alone"); break;
       case "misdeal": out.push("Misdeal: deal again"); break;
       case "keep": out.push("Keep my hand"); break;
@@ -874,8 +903,9 @@
         return nodes;
       }
       case "take": return ["took the up card"];
+      case "moon": return ["shot the moon"];
       case "call": {
-        const nodes = ["called ", E.suitSpan(parts[1], true)];
+        const nodes = ["called ", trumpSpan(parts[1], true)];
         if (alone) nodes.push(", alone");
         return nodes;
       }
@@ -935,7 +965,7 @@
       const nodes = ["gave ", objName(d, g.receiver), " "];
       nodes.push(g.card ? E.cardText(g.card) : "a card");
       if (g.card && !giftChosen(v, g)) nodes.push(g.giver === S.seat ? " (your best trump)" : " (their best trump)");
-      nodes.push(" \u2014 call for best");
+      nodes.push(moonNow() ? " \u2014 the moon" : " \u2014 call for best");
       items.push({ seat: g.giver, nodes, cls: "gift" });
     };
     let farmerItem = null;
@@ -983,7 +1013,8 @@
       case "pass": return "Pass";
       case "order": return (entry.seat === view.dealer ? "Picked up" : "Ordered up") + (alone ? " alone" : "");
       case "take": return "Took it";
-      case "call": return "Called " + (E.SUIT_SYM[parts[1]] || parts[1]) + (alone ? " alone" : "");
+      case "call": return "Called " + (E.isNoTrump(parts[1]) ? trumpName(parts[1]) : (E.SUIT_SYM[parts[1]] || parts[1])) + (alone ? " alone" : "");
+      case "moon": return "Moon!";
       case "defend": return "Defends alone";
       case "discard": return entry.seat === view.farmer && !made ? "Farmer's hand" : "Discarded";
       case "give": return "Gave a card";
@@ -1431,8 +1462,8 @@
     for (const h of hist) {
       const made = el("td");
       if (h.maker !== null && h.maker !== undefined && h.trump) {
-        made.append(`${whoName(d, h.maker)} `, E.suitSpan(h.trump, false), h.alone ? " alone" : "",
-                    h.bid ? ` bid ${h.bid}${h.forced_bid ? " (forced)" : ""}` : "");
+        made.append(`${whoName(d, h.maker)} `, E.isNoTrump(h.trump) ? trumpSpan(h.trump) : E.suitSpan(h.trump, false),
+                    h.moon ? " moon" : h.alone ? " alone" : "", h.bid && !h.moon ? ` bid ${h.bid}${h.forced_bid ? " (forced)" : ""}` : "");
       } else made.append("thrown in");
       const tr = el("tr", null, el("td", { text: String(h.hand) }), made);
       sides.forEach((_, i) => {
@@ -1679,10 +1710,13 @@
       if (S.seat !== null && s === S.seat) badge("you", "you");
       if (d.status === "waiting" && s === 0 && info.kind === "human") badge("host", "host", "opened the table and starts the game");
       if (v && v.dealer === s) badge("dealer", "D", "dealer");
-      if (v && v.maker === s && v.trump) badge("maker", "maker " + (E.SUIT_SYM[v.trump] || ""), "made trump");
+      if (v && v.maker === s && v.trump) badge("maker", "maker " + (trumpName(v.trump) !== E.SUIT_NAME[v.trump] ? trumpName(v.trump) : (E.SUIT_SYM[v.trump] || "")), "made trump");   // Bid Euchre: "maker high"
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
       // the high bid's holder, once the auction's bubbles are gone
-      if (v && v.bid && v.bidder === s && BIDDING.indexOf(v.phase) < 0) badge("bid", `bid ${v.bid}`, v.forced_bid ? "everyone passed: holds the Joker and must take at least 3 tricks" : `the high bid: ${v.bid} tricks`);
+      if (v && v.bid && v.bidder === s && BIDDING.indexOf(v.phase) < 0) {
+        badge("bid", moonNow() ? "moon" : `bid ${v.bid}`, moonNow() ? "shot the moon: must take every trick, alone"
+          : v.forced_bid ? "everyone passed: holds the Joker and must take at least 3 tricks" : `the high bid: ${v.bid} tricks`);
+      }
       if (v && v.lone_defender === s) badge("alone", "defends alone");
       if (v && v.farmer === s) badge("farmer", "farmer", "claimed the farmer's hand (held only nines and tens) and swapped three cards with the stock");
       if (v && Array.isArray(v.sitting_out) && v.sitting_out.indexOf(s) >= 0) badge("out", "sitting out");
@@ -1717,7 +1751,7 @@
     const chip = $("trump-chip");
     E.clear(chip);
     if (v && v.trump && E.isNoTrump(v.trump)) {
-      chip.append("Trump ", el("span", { class: "big no-trump", text: v.trump === "low" ? "Low" : "No trump" }));
+      chip.append("Trump ", el("span", { class: "big no-trump", text: capital(trumpName(v.trump)) }));
       if (v.maker !== null && v.maker !== undefined) {
         chip.append(el("span", { class: "sub", text: `by ${whoName(d, v.maker)}${v.alone ? ", alone" : ""}` }));
       }
@@ -1746,7 +1780,7 @@
     if (!v || !v.bid || !isSeat(v.bidder)) return "";
     const who = whoName(d, v.bidder);
     const forced = v.forced_bid ? ` (everyone passed: ${who} ${v.bidder === S.seat ? "hold" : "holds"} the Joker)` : "";
-    return `${v.bid}, by ${who}${forced}`;
+    return `${bidText(v)}, by ${who}${forced}`;
   }
 
   /** The hand's number as players count it: a cancelled deal (a misdeal) is not a hand (d.hand_no). */
@@ -1840,7 +1874,7 @@
       // an auction of tricks (no up card): the high bid and who holds it
       const box = el("div", { class: "bid-box", id: "high-bid" });
       box.append(el("span", { class: "caption", text: "high bid" }),
-                 el("span", { class: "big", id: "high-bid-value", text: v.bid ? String(v.bid) : "\u2013" }));
+                 el("span", { class: "big", id: "high-bid-value", text: v.bid ? bidText(v) : "\u2013" }));
       let caption = "no bid yet";
       if (v.bid && isSeat(v.bidder)) caption = v.forced_bid ? `${whoName(d, v.bidder)}: forced, holds the Joker` : whoName(d, v.bidder);
       box.append(el("span", { class: "caption", id: "high-bid-who", text: caption }));
@@ -1848,10 +1882,11 @@
     } else if (BEST_PHASES.indexOf(v.phase) >= 0) {
       const r = bestReceiver(v);
       const g = isSeat(r) ? partnerOf(d, r) : null;
-      let caption = "call for best";
+      let caption = moonNow() ? "the moon" : "call for best";
       if (isSeat(r) && isSeat(g)) {
-        caption = v.phase === "best_discard" ? `${whoName(d, r)} ${S.seat === r ? "discard" : "discards"} one of six`
-          : `${whoName(d, r)} ${S.seat === r ? "call" : "calls"} for best`;
+        caption = v.phase === "best_discard" ? `${whoName(d, r)} ${S.seat === r ? "discard" : "discards"} one of ${withGift(d)}`
+          : moonNow() ? `${whoName(d, g)} ${S.seat === g ? "give" : "gives"} ${objName(d, r)} a card`
+            : `${whoName(d, r)} ${S.seat === r ? "call" : "calls"} for best`;
       }
       middle.append(el("span", { class: "caption", id: "best-caption", text: caption }));
     } else if (v.phase === "play" && !plays.length && v.to_act !== null && v.to_act !== undefined) {
@@ -1961,7 +1996,11 @@
     // The makers are the subject: they made it, marched, or "were euchred" (by the others).
     const who = sideLabel(d, r.maker_side);
     const one = sidesOf(d)[r.maker_side].length === 1 && who !== "You";
-    if (r.bid) {   // a bid of tricks (Hasenpfeffer): made, or set
+    if (r.moon) {  // Bid Euchre's moon: every trick, alone, or nothing
+      const shooter = objName(d, r.maker);
+      return r.outcome === "march" ? `${capital(shooter)} shot the moon!` : `${capital(shooter)} missed the moon`;
+    }
+    if (r.bid) {   // a bid of tricks (Hasenpfeffer, Bid Euchre): made, or set
       if (r.outcome === "march") return `${who} took every trick!`;
       if (r.outcome === "made") return `${who} made the bid of ${r.bid}`;
       return `${who} ${one ? "was" : "were"} set (bid ${r.bid})`;
@@ -1998,9 +2037,9 @@
       return frag;
     }
     if (p.trump) {
-      const bid = r && r.bid ? ` \u00b7 bid ${r.bid}` : "";
+      const bid = r && r.moon ? " \u00b7 the moon" : r && r.bid ? ` \u00b7 bid ${r.bid}` : "";
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
-        `${whoName(d, p.maker)} made `, E.suitSpan(p.trump, true), p.alone ? " alone" : "", bid,
+        `${whoName(d, p.maker)} made `, trumpSpan(p.trump, true), p.alone ? " alone" : "", bid,
         claimer(d, p) !== null ? ` \u00b7 ${whoName(d, claimer(d, p))} claimed the rest` : ""));
       if (r && r.forced_bid) {
         frag.append(el("div", { class: "small", id: "forced-bid-note",
@@ -2120,16 +2159,18 @@
         case "give": {
           const to = partnerOf(d, S.seat);
           const how = isSeat(to) && to === v.lone_defender ? "defends alone" : "goes alone";
-          text = `Call for best: ${isSeat(to) ? seatName(d, to) : "your partner"} ${how} and calls for your best card.`;
+          text = moonNow() ? `The moon: ${isSeat(to) ? seatName(d, to) : "your partner"} shot the moon; give them a card (you sit this hand out).`
+            : `Call for best: ${isSeat(to) ? seatName(d, to) : "your partner"} ${how} and calls for your best card.`;
           break;
         }
         case "best_discard": {
           const g = giftTo(v, S.seat);
+          const of = `Choose one of your ${withGift(d)} cards to discard.`;
           if (g && g.card) {
             const from = seatName(d, g.giver);
-            text = giftChosen(v, g) ? `Call for best: ${from} passed you ${cardShort(g.card)}. Choose one of your six cards to discard.`
-              : `Call for best: ${from} passed you their best trump, ${cardShort(g.card)}. Choose one of your six cards to discard.`;
-          } else text = "Call for best: choose one of your six cards to discard.";
+            text = giftChosen(v, g) ? `${bestWords()}: ${from} passed you ${cardShort(g.card)}. ${of}`
+              : `${bestWords()}: ${from} passed you their best trump, ${cardShort(g.card)}. ${of}`;
+          } else text = `${bestWords()}: ${of.charAt(0).toLowerCase() + of.slice(1)}`;
           break;
         }
         case "defend": text = "Your turn: defend alone against the loner, or pass."; break;
@@ -2148,13 +2189,17 @@
         case "auction": {
           const bids = legalBids(v.legal);
           const range = !bids.length ? "" : bids.length === 1 ? `bid ${bids[0]}` : `bid ${Math.min(...bids)} to ${Math.max(...bids)} tricks`;
-          text = `Your turn: ${range}${range && v.legal.indexOf("pass") >= 0 ? ", or pass" : ""}.` +
+          // the choices the frame lists: the bids, the moon (Bid Euchre), pass (not for a stuck dealer: the notes say why)
+          const choices = [range, v.legal.indexOf("moon") >= 0 ? "shoot the moon" : "", v.legal.indexOf("pass") >= 0 ? "pass" : ""].filter(Boolean);
+          const said = choices.length > 1 ? `${choices.slice(0, -1).join(", ")}, or ${choices[choices.length - 1]}` : choices.join("");
+          text = `Your turn: ${said}.` +
                  (v.bid && isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : "");
           break;
         }
         case "name_trump":
           text = v.forced_bid ? `Everyone passed and you hold the Joker: you bid ${v.bid}. Name trump.`
-            : `You won the bid with ${v.bid}: name trump.`;
+            : moonNow() ? "You shot the moon: name trump (a suit, high or low)."
+              : `You won the bid with ${v.bid}: name trump.`;
           break;
         default: text = "Your turn.";
       }
@@ -2166,13 +2211,13 @@
         case "joker": text = `${who} names trump…`; break;
         case "discard": text = `${who} is discarding…`; break;
         case "give":
-          text = S.seat !== null && bestReceiver(v) === S.seat ? `Call for best: ${who} chooses a card to give you…`
-            : `Call for best: ${who} chooses a card to give…`;
+          text = S.seat !== null && bestReceiver(v) === S.seat ? `${bestWords()}: ${who} chooses a card to give you…`
+            : `${bestWords()}: ${who} chooses a card to give…`;
           break;
         case "best_discard": {
           const g = S.seat !== null ? giftsOf(v).find((x) => x.giver === S.seat && x.receiver === v.to_act) : null;
-          text = g && g.card ? `Call for best: you gave ${who} ${cardShort(g.card)}; ${who} discards one of six…`
-            : `Call for best: ${who} is discarding…`;
+          text = g && g.card ? `${bestWords()}: you gave ${who} ${cardShort(g.card)}; ${who} discards one of ${withGift(d)}…`
+            : `${bestWords()}: ${who} is discarding…`;
           break;
         }
         case "defend": text = `${who} may defend alone…`; break;
@@ -2182,15 +2227,16 @@
         case "auction": text = `${who} is bidding…` + (v.bid && isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : ""); break;
         case "name_trump":
           text = v.forced_bid ? `Everyone passed: ${who} holds the Joker, bids ${v.bid} and names trump…`
-            : `${who} won the bid with ${v.bid} and names trump…`;
+            : moonNow() ? `${who} shot the moon and names trump…`
+              : `${who} won the bid with ${v.bid} and names trump…`;
           break;
         default: text = `${who} to act…`;
       }
     } else if (v.phase === "call_for_best") {
       const r = bestReceiver(v);
       const g = isSeat(r) ? partnerOf(d, r) : null;
-      text = isSeat(r) && isSeat(g) ? `Call for best: ${seatName(d, g)} passes ${seatName(d, r)} a card, and ${seatName(d, r)} discards one…`
-        : "Call for best: a card is passed to the lone player, who discards one…";
+      text = isSeat(r) && isSeat(g) ? `${bestWords()}: ${seatName(d, g)} passes ${seatName(d, r)} a card, and ${seatName(d, r)} discards one…`
+        : `${bestWords()}: a card is passed to the lone player, who discards one…`;
     } else if (OFFER_PHASES.indexOf(v.phase) >= 0) text = offersText(v);
     else text = "Hand over.";
     st.textContent = text;
@@ -2232,7 +2278,7 @@
           text = "Farmer: you give three cards of your choice face down to the stock and take the three cards under the up card (the up card stays). Keep: you play the hand as dealt.";
           break;
         case "farmer_give": text = "Click a card to give it. Once three are given, the three cards under the up card come to your hand."; break;
-        case "give": text = "The card goes face down to your partner, who then discards one of six. You sit this hand out."; break;
+        case "give": text = `The card goes face down to your partner, who then discards one of ${withGift(d)}. You sit this hand out.`; break;
         case "best_discard": text = "The card you discard goes face down: nobody else sees it."; break;
         case "defend":
           if (r.call_for_best) text = "Defending alone, your partner sits out and passes you their best card; you then discard one.";
@@ -2302,7 +2348,7 @@
     for (const a of ordered) {
       const parts = a.split(/\s+/);
       const b = el("button", { type: "button", class: "bid" + (a === "pass" || a === "keep" ? " pass" : "") +
-                                 (parts[parts.length - 1] === "alone" ? " alone" : "") + (a === "misdeal" || a === "farmer" ? " offer" : ""),
+                                 (parts[parts.length - 1] === "alone" || a === "moon" ? " alone" : "") + (a === "misdeal" || a === "farmer" ? " offer" : ""),
                                dataset: { action: a }, title: actionTitle(a, v) }, ...actionLabelNodes(a, v));
       b.disabled = locked();
       b.addEventListener("click", () => choose(a));
@@ -2327,7 +2373,7 @@
     if (S.seat === null) lab = d.status === "waiting" ? "" : "You are watching: you see what every player sees, no hidden cards.";
     else if (v && v.phase === "discard" && legal.length) lab = "Choose the card to bury (discard).";
     else if (v && v.phase === "give" && legal.length) lab = "Choose the card to give your partner.";
-    else if (v && v.phase === "best_discard" && legal.length) lab = "Six cards in your hand: one goes face down.";
+    else if (v && v.phase === "best_discard" && legal.length) lab = `${capital(withGift(d))} cards in your hand: one goes face down.`;
     else if (v && v.phase === "misdeal_offer" && legal.length) lab = "No king, queen or jack in your hand" + (acesIn(hand) ? ", and only one ace." : ", and no ace.");
     else if (v && v.phase === "farmer_offer" && legal.length) lab = "Only nines and tens: a farmer's hand.";
     else if (v && v.phase === "farmer_give" && legal.length) lab = `Farmer's hand: card ${farmerGiven(v).length + 1} of 3 to give.`;
@@ -2352,6 +2398,7 @@
     if (S.renderKeys.handCards !== JSON.stringify(hand)) { S.sel = -1; S.renderKeys.handCards = JSON.stringify(hand); }
     E.clear(box);
     box.classList.toggle("six", hand.length > 5);
+    box.classList.toggle("seven", hand.length > 6);
     box.classList.toggle("choosing", legal.some((a) => /^(play|discard|give) /.test(a)) || locked());
     hand.forEach((c, i) => {
       const b = E.cardEl(c, { tag: "button" });
@@ -2411,7 +2458,7 @@
         row("Up card", E.cardText(v.up_card), note);
       }
       if (v.bid && isSeat(v.bidder)) row("High bid", highBidText(d, v));
-      if (v.trump) row("Trump", E.suitSpan(v.trump, true));
+      if (v.trump) row("Trump", trumpSpan(v.trump, true));
       if (v.maker !== null && v.maker !== undefined && v.trump) row("Maker", whoName(d, v.maker) + (v.alone ? ", alone" : ""));
       if (v.lone_defender !== null && v.lone_defender !== undefined) row("Defends alone", whoName(d, v.lone_defender));
       if (v.discard) row("You buried", E.cardText(v.discard));
@@ -2424,7 +2471,7 @@
       }
       for (const g of giftsOf(v)) {
         const nodes = [`${whoName(d, g.giver)} gave ${objName(d, g.receiver)} `, g.card ? E.cardText(g.card) : "a card"];
-        row("Best card", ...nodes);
+        row(moonNow() ? "Partner's card" : "Best card", ...nodes);
         if (g.receiver === S.seat && g.discard) row("You discarded", E.cardText(g.discard));
       }
     }

@@ -67,7 +67,10 @@
     const picker = E.clear($("hand-picker"));
     t.hands.forEach((h, i) => {
       let label = `${i + 1}`;
-      if (h.trump) label += ` \u00b7 ${E.SUIT_SYM[h.trump]} ${t.players[h.maker]}${h.alone ? " alone" : ""}`;
+      // a hand without trump in the game's words (Bid Euchre: "high", "low"), a moon as such
+      const last = t.steps[h.last_step] || {};
+      const named = E.isNoTrump(h.trump) && last.trump_words ? last.trump_words : E.SUIT_SYM[h.trump];
+      if (h.trump) label += ` \u00b7 ${named} ${t.players[h.maker]}${h.moon ? " moon" : h.alone ? " alone" : ""}`;
       else if (h.points) label += " \u00b7 thrown in";
       picker.append(el("option", { value: String(i), text: label }));
     });
@@ -131,7 +134,7 @@
   function seatEl(t, st, seat, pos) {
     const roles = el("span", { class: "vroles" });
     if (seat === st.dealer) roles.append(badge("dealer", "dealer"));
-    if (seat === st.maker) roles.append(badge(st.alone ? "maker, alone" : "maker", "maker"));
+    if (seat === st.maker) roles.append(badge(st.moon ? "moon" : st.alone ? "maker, alone" : "maker", "maker"));
     if (seat === st.lone_defender) roles.append(badge("defends alone", "maker"));
     if (st.sitting_out.indexOf(seat) >= 0) roles.append(badge("sits out", "out"));
     if (seat === st.to_act) roles.append(badge("to act", "turn"));
@@ -214,12 +217,20 @@
       $("up-box").dataset.fate = "none";
       if (upLabel) upLabel.textContent = "High bid";
       const holder = st.bidder !== null && st.bidder !== undefined ? t.players[st.bidder] : null;
-      up.append(el("strong", { class: "num", id: "high-bid", text: st.bid ? String(st.bid) : "\u2013" }));
+      up.append(el("strong", { class: "num", id: "high-bid", text: st.moon ? "moon" : st.bid ? String(st.bid) : "\u2013" }));
       $("up-fate").textContent = st.bid ? `by ${holder}${st.forced_bid ? " (forced: holds the Joker)" : ""}` : "no bid yet";
+      // the moon's gift (Bid Euchre): face up here, as every card is
+      const gift = (st.gifts || [])[0];
+      if (st.moon && gift) {
+        $("up-fate").append(el("br"), `${t.players[gift.giver]} gave `, E.cardText(gift.card),
+                            gift.discard ? "; discarded " : "", gift.discard ? E.cardText(gift.discard) : "");
+      }
     }
     const trump = E.clear($("trump-line"));
     if (st.trump) {
-      trump.append("Trump ", E.suitSpan(st.trump, true), el("br"),
+      // a hand without trump in the game's words (Bid Euchre's "high" and "low": trump_words)
+      const named = E.isNoTrump(st.trump) && st.trump_words ? el("span", { class: "no-trump", text: st.trump_words }) : E.suitSpan(st.trump, true);
+      trump.append("Trump ", named, el("br"),
         el("span", { class: "muted small", text: `made by ${t.players[st.maker]}${st.alone ? ", alone" : ""}` }));
     } else {
       trump.append(el("span", { class: "muted small", text: st.phase_words }));
