@@ -31,6 +31,9 @@ code    action
 132-135 ``misere``, ``nap``, ``wellington``, ``blucher``: Napoleon's bids above ``bid 2``,
         ``bid 3`` and ``bid 4`` (RULES-FAMILY.md 16; :data:`NAPOLEON_BIDS` in order)
 136-155 ``play 2c`` .. ``play 6s``: Napoleon's full pack, the cards 33-52 (:func:`play`)
+156-179 ``play 9c`` .. ``play As`` of the double deck's second copies (cards 53-76): the same
+        words as the first copy's play; a seat holding both copies of a card is offered this one,
+        a seat holding one the first's, so no choice tells the copies apart
 ======  ==================================================================
 
 The no-trump calls were appended after the plays, so every older code (and the OpenSpiel
@@ -50,6 +53,7 @@ from euchre.cards import (
     NO_TRUMP,
     NUM_ALL_CARDS,
     NUM_CARDS,
+    TWIN_CARD,
     Card,
     Suit,
     parse_trump,
@@ -121,8 +125,10 @@ _NAP_WORDS = ("misere", "nap", "wellington", "blucher")
 _NAP_TRICKS = (0, 5, 5, 5)
 _LOW_PLAY = _NAP_BIDS + len(_NAP_WORDS)
 """The code of ``play 2c`` (136): Napoleon's cards 33-52 are played by codes 136-155."""
+_TWIN_PLAY = _LOW_PLAY + TWIN_CARD - LOW_CARD
+"""The code of the double deck's second 9 of clubs' play (156)."""
 NUM_ACTIONS = _LOW_PLAY + NUM_ALL_CARDS - LOW_CARD
-"""Size of the action space (156)."""
+"""Size of the action space (180)."""
 EUCHRE_ACTIONS = _BID
 """The codes of the five-card games (119: every game but Hasenpfeffer's bids). The learning
 environment, the batch engine and the OpenSpiel game, which refuse Hasenpfeffer for now, keep

@@ -59,7 +59,8 @@ decisions each, 20 cards."""
 # --- tables (rule-independent; numba freezes them into the compiled code) ----------------------------
 _EFF = np.array(EFFECTIVE, dtype=np.int64)
 _POW = np.array(POWER, dtype=np.int64)
-_FOL = np.array(FOLLOW, dtype=np.int64)
+_FOL = np.array([[m & ((1 << NUM_CARDS) - 1) for m in row] for row in FOLLOW], dtype=np.int64)
+"""(The Euchre games' cards only: Napoleon's and the double deck's ids 33-76 are not batched.)"""
 _TAKES = np.array(
     [[[POWER[t][c] if EFFECTIVE[t][c] in (t, led) else -1 for c in range(NUM_CARDS)] for led in range(NUM_TRUMPS)]
      for t in range(NUM_TRUMPS)], dtype=np.int64)
@@ -98,9 +99,9 @@ for _n, _first in ((4, (3, 2, 3, 2)), (3, (3, 2, 3)), (2, (3, 2))):
         _a = sum(_first[:_i])
         _c = sum(_first) + sum(_second[:_i])
         _PACKETS[_n, _i] = (_a, _a + _first[_i], _c, _c + _second[_i])
-_FACES = sum(1 << c for c in CARDS if c.rank in (4, 5, 6, 8))
-_ACES = sum(1 << c for c in CARDS if c.rank == 7)
-_NINES_TENS = sum(1 << c for c in CARDS if c.rank in (2, 3))
+_FACES = sum(1 << c for c in CARDS[:NUM_CARDS] if c.rank in (4, 5, 6, 8))
+_ACES = sum(1 << c for c in CARDS[:NUM_CARDS] if c.rank == 7)
+_NINES_TENS = sum(1 << c for c in CARDS[:NUM_CARDS] if c.rank in (2, 3))
 
 # --- the phases (euchre.state.Phase) and the action codes (euchre.actions) -------------------------
 _BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD = range(10)

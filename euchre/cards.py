@@ -4,7 +4,10 @@ A card is a small int (``suit * 8 + rank``, the Joker is 32) so that hands are b
 engine and search code stay cheap; :class:`Card` is an ``int`` subclass that prints and parses as
 ``Jh``, ``Tc`` or ``Jk`` (the Joker). Napoleon's full pack (RULES-FAMILY.md 16) adds the 2s to 6s
 after the Joker, as ids 33-52 (``33 + suit * 5 + k``, k = 0..4 for 2..6), so every id of the
-Euchre games, and every layout built on them, is unchanged. Every question that depends on trump (which suit a card
+Euchre games, and every layout built on them, is unchanged. Bid Euchre's double deck (RULES-FAMILY.md
+15) holds each card of the 24-card pack twice: the second copies are ids 53-76 (:data:`TWIN_CARD`,
+in the order of the 24 cards), which print, parse and rank as the card itself (:func:`face`), so
+no player can tell two copies apart. Every question that depends on trump (which suit a card
 follows, how strong it is in a trick) is answered here and only here, from precomputed tables.
 """
 
@@ -43,6 +46,10 @@ __all__ = [
     "PLAIN_NO_TRUMP",
     "plain_trump",
     "trump_suit",
+    "face",
+    "TWIN",
+    "TWIN_CARD",
+    "TWIN_MASK",
     "trump_letter",
     "trump_word",
     "parse_trump",
@@ -109,8 +116,11 @@ NUM_CARDS = 33
 of the action codes and the learning environments are built on these)."""
 LOW_CARD = 33
 """The id of the first of Napoleon's low cards (the 2 of clubs)."""
-NUM_ALL_CARDS = 53
-"""Every card id, Napoleon's 2s to 6s (33-52) included: the length of the trump tables."""
+TWIN_CARD = 53
+"""The id of the double deck's second 9 of clubs; the 24 second copies follow, in card id order."""
+NUM_ALL_CARDS = 77
+"""Every card id, Napoleon's 2s to 6s (33-52) and the double deck's second copies (53-76)
+included: the length of the trump tables."""
 
 
 class Card(int):
@@ -122,8 +132,14 @@ class Card(int):
         """The card of id ``value`` (0..52); any other value raises :class:`InvalidActionError`."""
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_ALL_CARDS:
             raise InvalidActionError(f"not a card id: {value!r} (0..{NUM_CARDS - 1}: suit * 8 + rank, "
-                                     f"{NUM_CARDS - 1} the Joker; {LOW_CARD}..{NUM_ALL_CARDS - 1} the 2s to 6s)")
+                                     f"{NUM_CARDS - 1} the Joker; {LOW_CARD}..{TWIN_CARD - 1} the 2s to 6s; "
+                                     f"{TWIN_CARD}..{NUM_ALL_CARDS - 1} the double deck's second copies)")
         return super().__new__(cls, value)
+
+    @property
+    def face(self) -> Card:
+        """The card as players see it: a double deck's second copy is the card itself."""
+        return CARDS[_FACE[self]]
 
     @property
     def is_joker(self) -> bool:
@@ -133,6 +149,8 @@ class Card(int):
     @property
     def suit(self) -> Suit | None:
         """The printed suit; ``None`` for the Joker. Use :func:`effective_suit` for play."""
+        if self >= TWIN_CARD:
+            return CARDS[_FACE[self]].suit
         if self > JOKER:
             return Suit((self - LOW_CARD) // 5)
         return None if self == JOKER else Suit(self >> 3)
@@ -140,6 +158,8 @@ class Card(int):
     @property
     def rank(self) -> int:
         """Rank index 0..7 (7 8 9 T J Q K A); the Joker is 8; Napoleon's 2 to 6 are -5..-1."""
+        if self >= TWIN_CARD:
+            return CARDS[_FACE[self]].rank
         if self > JOKER:
             return (self - LOW_CARD) % 5 - 5
         return 8 if self == JOKER else self & 7
@@ -147,6 +167,8 @@ class Card(int):
     @property
     def rank_letter(self) -> str:
         """The rank as one character, ``T`` for ten."""
+        if self >= TWIN_CARD:
+            return CARDS[_FACE[self]].rank_letter
         if self > JOKER:
             return LOW_RANKS[(self - LOW_CARD) % 5]
         return "J" if self == JOKER else RANKS[self & 7]
@@ -155,6 +177,8 @@ class Card(int):
         """The card in words: ``"jack of hearts"``, ``"the Joker"``."""
         if self == JOKER:
             return "the Joker"
+        if self >= TWIN_CARD:
+            return CARDS[_FACE[self]].name()
         if self > JOKER:
             return f"{LOW_RANK_WORDS[(self - LOW_CARD) % 5]} of {Suit((self - LOW_CARD) // 5).word}"
         return f"{RANK_WORDS[self & 7]} of {Suit(self >> 3).word}"
@@ -163,6 +187,8 @@ class Card(int):
         """Display form with the suit symbol: ``J♥``, ``10♣``, ``JK`` for the Joker."""
         if self == JOKER:
             return "JK"
+        if self >= TWIN_CARD:
+            return CARDS[_FACE[self]].symbol()
         if self > JOKER:
             return self.rank_letter + Suit((self - LOW_CARD) // 5).symbol
         r = "10" if self & 7 == 3 else RANKS[self & 7]
@@ -171,6 +197,8 @@ class Card(int):
     def __str__(self) -> str:
         if self == JOKER:
             return "Jk"
+        if self >= TWIN_CARD:
+            return str(CARDS[_FACE[self]])
         if self > JOKER:
             return LOW_RANKS[(self - LOW_CARD) % 5] + "cdhs"[(self - LOW_CARD) // 5]
         return RANKS[self & 7] + "cdhs"[self >> 3]
@@ -209,8 +237,15 @@ class Card(int):
         )
 
 
+_TWIN_FACES = tuple(s * 8 + r for s in range(4) for r in range(2, 8))
+"""The cards of the 24-card pack, in id order: the faces of the double deck's second copies."""
+_FACE: tuple[int, ...] = (*range(TWIN_CARD), *_TWIN_FACES)
+"""_FACE[card id]: the card as players see it (a second copy's first)."""
+TWIN: dict[int, int] = {f: TWIN_CARD + i for i, f in enumerate(_TWIN_FACES)}
+"""TWIN[card]: the id of the double deck's second copy of a card of the 24-card pack."""
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_ALL_CARDS))
-"""Every card by id (Napoleon's 2s to 6s last); the canonical instances."""
+"""Every card by id (Napoleon's 2s to 6s, then the double deck's second copies, last); the
+canonical instances."""
 JOKER: Card = CARDS[NUM_CARDS - 1]
 """The Joker (the Benny), the last card id (32), after the 32 suited cards."""
 JOKER_BIT = 1 << JOKER
@@ -247,7 +282,18 @@ DECK_SIZES = tuple(_DECK_RANKS)
 """The decks of the Euchre games."""
 NAPOLEON_DECKS = (24, 28, 32, 52)
 """Napoleon's packs (RULES-FAMILY.md 16): 9-A, 8-A, 7-A and the full 52 cards."""
-_LOW_MASK = ((1 << NUM_ALL_CARDS) - 1) & ~((1 << LOW_CARD) - 1)
+_LOW_MASK = ((1 << TWIN_CARD) - 1) & ~((1 << LOW_CARD) - 1)
+TWIN_MASK = ((1 << NUM_ALL_CARDS) - 1) & ~((1 << TWIN_CARD) - 1)
+"""The double deck's second copies (ids 53-76)."""
+
+
+def face(card: int) -> Card:
+    """The card as players see it: a double deck's second copy is the card itself.
+
+    >>> face(TWIN[Card.parse("Ah")]) == Card.parse("Ah"), str(CARDS[TWIN[Card.parse("9c")]])
+    (True, '9c')
+    """
+    return CARDS[_FACE[card]]
 
 
 def deck_mask(size: int) -> int:
@@ -345,9 +391,12 @@ def _build() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
                 eff[c], pw[c] = t, 100 + k
         eff[JOKER] = t if t < 4 else 4  # (no trump is refused with the Joker's deck)
         pw[JOKER] = 120
+        for c in range(TWIN_CARD, NUM_ALL_CARDS):  # a second copy ranks and follows as its card
+            eff[c], pw[c] = eff[_FACE[c]], pw[_FACE[c]]
         effective.append(eff)
         power.append(pw)
-        cards = range(NUM_ALL_CARDS) if plain else range(NUM_CARDS)  # the 2s to 6s follow only in Napoleon
+        cards = (range(TWIN_CARD) if plain  # the 2s to 6s follow only in Napoleon, the second copies in Euchre
+                 else (*range(NUM_CARDS), *range(TWIN_CARD, NUM_ALL_CARDS)))
         follow.append([mask_of(c for c in cards if eff[c] == s) for s in range(NUM_ALL_TRUMPS)])
     return effective, power, follow
 

@@ -324,7 +324,8 @@ def _scorers(view: PlayerView, names: Sequence[str]) -> str:
     gains = [(side, p) for side, p in enumerate(view.points) if p]
     if not gains:
         return "no one scores"
-    if len(gains) > 1 and len({p for _, p in gains}) == 1:  # cut-throat: each opponent scores
+    if len(gains) > 1 and len({p for _, p in gains}) == 1 and all(  # cut-throat: each opponent scores
+            len(view.rules.seats_of(side)) == 1 for side, _ in gains):
         each = [side_words(view, side, names)[0] for side, _ in gains]
         return f"{_names_and(each)} score {gains[0][1]} each"
     out = []

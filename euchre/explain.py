@@ -49,6 +49,7 @@ _PRESET_TITLES = {
     "railroad": "Railroad Euchre",
     "hasenpfeffer": "Hasenpfeffer",
     "bid-euchre": "Bid Euchre",
+    "bid-euchre-double": "Double-deck Bid Euchre",
     "napoleon": "Napoleon",
 }
 
@@ -104,7 +105,7 @@ def _players(r: Rules) -> Section:
     if r.bids_tricks:
         paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
                  "Each hand, the side of the highest bidder (the makers) tries to take at least the tricks "
-                 "bid, of six; the other side (the defenders) tries to stop them."]
+                 f"bid, of {_NUMBER_WORDS[r.hand_size]}; the other side (the defenders) tries to stop them."]
     elif r.players == 4:
         paras = ["Four players in two partnerships: partners sit opposite each other and score together. "
                  "Each hand, the side that names trump (the makers) tries to take at least three of the five "
@@ -183,10 +184,12 @@ def _bid_euchre_sections(r: Rules) -> list[Section]:
     and the end."""
     size = r.hand_size
     low, top = r.bid_range
+    double = ("Two packs of 24 are shuffled together: 48 cards, each card twice. Of two identical cards played "
+              "to one trick, the one played first ranks higher. ") if r.double_deck else ""
     deal = Section("The deal", (
         "The first dealer is chosen at random; after every hand the deal passes to the left.",
-        f"Each player gets {_count(size, 'card')}, dealt in threes from the dealer's left: the whole pack is "
-        "dealt, and no card is turned up.",
+        f"{double}Each player gets {_count(size, 'card')}, dealt in threes from the dealer's left: the whole "
+        "pack is dealt, and no card is turned up.",
     ))
     bidding = Section("Bidding", (
         "Starting left of the dealer and ending with the dealer, each player has one turn: pass, bid a "

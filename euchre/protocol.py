@@ -29,9 +29,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from euchre.actions import Action
+from euchre.actions import Action, Kind, play
 from euchre.bots.base import Bot, make_bot
-from euchre.cards import NO_TRUMP, PLAIN_NO_TRUMP, Card, parse_trump, plain_trump, trump_letter
+from euchre.cards import CARDS, NO_TRUMP, PLAIN_NO_TRUMP, TWIN, TWIN_CARD, Card, parse_trump, plain_trump, trump_letter
 from euchre.errors import BotProtocolError, InvalidActionError
 from euchre.rules import Rules
 from euchre.state import Phase, Trick
@@ -173,6 +173,24 @@ def _trump_of(letter: str, rules: Rules) -> int:
     return t
 
 
+def _copies(hand: tuple[Card, ...], rules: Rules) -> tuple[Card, ...]:
+    """A double-deck hand as the engine holds it: a card's second copy under the copy's id."""
+    if not rules.double_deck:
+        return hand
+    out: list[Card] = []
+    for c in hand:
+        out.append(CARDS[TWIN[c]] if c in out else c)
+    return tuple(out)
+
+
+def _pair_plays(legal: tuple[Action, ...], hand: tuple[Card, ...]) -> tuple[Action, ...]:
+    """The double deck: the play of a card held twice is the second copy's (as the engine offers it)."""
+    if not any(c >= TWIN_CARD for c in hand):
+        return legal
+    return tuple(play(CARDS[TWIN[a.card]]) if a.kind is Kind.PLAY and a.card is not None and a.card in TWIN
+                 and CARDS[TWIN[a.card]] in hand else a for a in legal)
+
+
 def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     """The :class:`PlayerView` of a :func:`view_to_dict` result (the inverse: a Python bot can be
     served over the protocol). A missing key or a bad card, action or phase raises ``ValueError``."""
@@ -184,13 +202,14 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             return tuple((int(p["seat"]), card(p["card"])) for p in items)
 
         rules = Rules.from_dict(dict(data["rules"]))
+        hand = _copies(tuple(card(c) for c in data["hand"]), rules)
         return PlayerView(
             rules=rules,
             seat=None if data["seat"] is None else int(data["seat"]),
             dealer=int(data["dealer"]),
             phase=Phase[str(data["phase"]).upper()],
             to_act=_unseat(data["to_act"]),
-            hand=tuple(card(c) for c in data["hand"]),
+            hand=hand,
             up_card=None if data["up_card"] is None else card(data["up_card"]),
             up_card_taken=bool(data["up_card_taken"]),
             dealer_discarded=bool(data["dealer_discarded"]),
@@ -206,7 +225,7 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
             trick=plays(data["trick"]),
             tricks=tuple(Trick(int(t["leader"]), plays(t["plays"]), int(t["winner"])) for t in data["tricks"]),
             tricks_won=tuple(int(n) for n in data["tricks_won"]),
-            legal_actions=tuple(Action.parse(a) for a in data["legal"]),
+            legal_actions=_pair_plays(tuple(Action.parse(a) for a in data["legal"]), hand),
             points=None if data["points"] is None else tuple(int(p) for p in data["points"]),
             scores=tuple(int(s) for s in data["scores"]),
             hand_number=int(data["hand_number"]),

@@ -186,6 +186,9 @@ class Rules:
     (no bowers); the bidder is paid or pays every other seat; by default 2 x players deals."""
     nap_half_loss: bool = False
     """With napoleon, a failed Nap costs 5 a seat instead of 10 (Wellington and Blücher in full)."""
+    double_deck: bool = False
+    """With bid_euchre: two 24-card packs, 48 cards with each card twice, twelve each, bids 6 to
+    12 and the moon of all twelve (+-24); of two identical cards the one played first ranks higher."""
     bid_euchre: bool = False
     """Bid Euchre (RULES-FAMILY.md 15): 24 cards, six each, no up card; one bid each of 3 to 6
     tricks or the moon (every trick alone, after the partner's card), the dealer stuck to bid when
@@ -304,6 +307,8 @@ class Rules:
     def _validate_bid_euchre(self, bad: Any) -> None:
         """RULES-FAMILY.md 15, 18.1 and 18.8: Bid Euchre is four players with the 24-card deck
         and a target the only ending; RULES.md's switches and the house rules are refused in it."""
+        if self.double_deck and not self.bid_euchre:
+            raise bad("double_deck", "needs bid_euchre=True (Bid Euchre's double deck)")
         if not self.bid_euchre:
             return
         if self.players != 4:
@@ -455,6 +460,8 @@ class Rules:
     def hand_size(self) -> int:
         """Cards dealt to each seat, and so tricks in a hand: 6 in Hasenpfeffer (``auction``) and
         Bid Euchre, else :data:`HAND_SIZE`."""
+        if self.double_deck:
+            return 12
         return 6 if self.auction or self.bid_euchre else HAND_SIZE
 
     @property
@@ -476,7 +483,7 @@ class Rules:
         if self.auction:
             return "Hasenpfeffer"
         if self.bid_euchre:
-            return "Bid Euchre"
+            return "double-deck Bid Euchre" if self.double_deck else "Bid Euchre"
         if self.napoleon:
             return "Napoleon"
         return None
@@ -488,12 +495,13 @@ class Rules:
         if self.auction:
             return 1, self.hand_size
         if self.bid_euchre:
-            return 3, self.hand_size
+            return (6 if self.double_deck else 3), self.hand_size
         return 0, 0
 
     @property
     def moon_points(self) -> int:
-        """Bid Euchre: what a moon wins or loses (twice the top bid: 12); 0 in other games."""
+        """Bid Euchre: what a moon wins or loses (twice the top bid: 12, with the double deck 24);
+        0 in other games."""
         return 2 * self.hand_size if self.bid_euchre else 0
 
     def refuse_six_cards(self, what: str) -> None:
@@ -509,6 +517,7 @@ class Rules:
         if game is not None:
             field = "auction" if self.auction else "bid_euchre" if self.bid_euchre else "napoleon"
             why = ("three to seven players, each for themselves" if self.napoleon
+                   else "twelve-card hands, every card twice" if self.double_deck
                    else "six-card hands, bids of tricks")
             raise RulesError(f"Rules.{field}: {what} does not support {game} ({why}) yet")
 
@@ -530,7 +539,7 @@ class Rules:
         >>> sorted(set(hp.to_dict()) - hp.fixed_fields())
         ['defenders_score_tricks', 'target']
         """
-        own = {"auction", "bid_euchre", "defenders_score_tricks", "napoleon", "nap_half_loss"}
+        own = {"auction", "bid_euchre", "double_deck", "defenders_score_tricks", "napoleon", "nap_half_loss"}
         if self.sister_game is None:
             return frozenset(own)
         if self.napoleon:  # any ending and table size; the pack follows the size
@@ -646,7 +655,8 @@ _FIELD_TYPES: dict[str, type] = {
     "euchre_points": int, "loner_euchre_points": int, "lone_defender_euchre_points": int,
     "super_euchre": bool, "super_euchre_points": int, "dealer_may_discard_up_card": bool,
     "tie_break": bool, "match_games": object, "match_wins": object, "laps": bool, "slam": bool,
-    "auction": bool, "defenders_score_tricks": bool, "bid_euchre": bool, "napoleon": bool, "nap_half_loss": bool,
+    "auction": bool, "defenders_score_tricks": bool, "bid_euchre": bool, "double_deck": bool, "napoleon": bool,
+    "nap_half_loss": bool,
 }
 
 NAPOLEON_DECK: dict[int, int] = {3: 24, 4: 28, 5: 32, 6: 52, 7: 52}
@@ -674,6 +684,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  "lone_defender_euchre_points": 4},
     "hasenpfeffer": {"deck": 25, "auction": True, "going_alone": False},
     "bid-euchre": {"bid_euchre": True, "target": 32, "going_alone": False},
+    "bid-euchre-double": {"bid_euchre": True, "double_deck": True, "target": 50, "going_alone": False},
     "napoleon": {"napoleon": True, "players": 4, "deck": 28, "target": None, "deals": 8, "going_alone": False},
 }
 """Field overrides of each preset over the defaults (which are the American rules)."""
@@ -691,6 +702,8 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
                     "tricks, the Joker's holder forced to 3; first to 10, back door at -10",
     "bid-euchre": "four players, 24 cards, six each; one bid each of 3 to 6 tricks or the moon, the dealer "
                   "stuck; trump a suit, high or low; first to 32 on a made bid or a set, back door at -32",
+    "bid-euchre-double": "Bid Euchre with two packs: 48 cards, each card twice, twelve each; bids 6 to 12 or the "
+                         "moon (+-24); first to 50",
     "napoleon": "three to seven players each for themselves (the preset: four, 28 cards), five each; one bid each "
                 "of 2, 3, misere, 4, Nap, Wellington or Blucher; the first card led is trump; 2 x players deals",
 }
@@ -708,5 +721,6 @@ _ALIASES: dict[str, str] = {
     "hasenpfepper": "hasenpfeffer", "hasen": "hasenpfeffer", "hasenpfeffer-euchre": "hasenpfeffer",
     "bid": "bid-euchre", "bideuchre": "bid-euchre", "bidding-euchre": "bid-euchre", "auction-euchre": "bid-euchre",
     "nap": "napoleon", "boney": "napoleon",
+    "double-bid-euchre": "bid-euchre-double", "bid-euchre-double-deck": "bid-euchre-double",
 }
 

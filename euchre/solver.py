@@ -47,7 +47,8 @@ __all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "T
 # without trump: no card's effective suit is 4 or 5.
 _EFF = np.array(EFFECTIVE, dtype=np.int64)
 _POW = np.array(POWER, dtype=np.int64)
-_FOL = np.array([[m for m in FOLLOW[t]] for t in range(NUM_TRUMPS)], dtype=np.int64)
+_FOL = np.array([[m & ((1 << NUM_CARDS) - 1) for m in FOLLOW[t]] for t in range(NUM_TRUMPS)], dtype=np.int64)
+"""(The Euchre cards only: the double deck's second copies, ids 53-76, are never solved.)"""
 _ORDER = np.array(
     [sorted(range(NUM_CARDS), key=lambda c, t=t: (EFFECTIVE[t][c], -POWER[t][c]))  # type: ignore[misc]
      for t in range(NUM_TRUMPS)],

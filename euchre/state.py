@@ -53,10 +53,13 @@ from euchre.cards import (
     PLAIN_NO_TRUMP,
     POWER,
     SUITS,
+    TWIN,
+    TWIN_MASK,
     Card,
     Suit,
     deck_cards,
     deck_mask,
+    face,
     iter_mask,
     mask_of,
     parse_trump,
@@ -195,8 +198,35 @@ _PLAYS: dict[int, tuple[Action, ...]] = {}
 def _plays_of(mask: int) -> tuple[Action, ...]:
     if len(_PLAYS) >= 1 << 17:
         _PLAYS.clear()
-    plays = _PLAYS[mask] = tuple(PLAY_ACTIONS[c] for c in iter_mask(mask))
+    if mask & TWIN_MASK:  # the double deck: both copies held, one play (the second copy's, see held)
+        plays = _PLAYS[mask] = tuple(PLAY_ACTIONS[c] for c in iter_mask(mask) if not mask & _TWIN_BIT[c])
+    else:
+        plays = _PLAYS[mask] = tuple(PLAY_ACTIONS[c] for c in iter_mask(mask))
     return plays
+
+
+_TWIN_BIT = [1 << TWIN[c] if c in TWIN else 0 for c in range(len(CARDS))]
+"""_TWIN_BIT[card]: the bit of the double deck's second copy of the card (0 for none)."""
+
+
+def held(hands: list[int], seat: int, card: int) -> int:
+    """The id under which ``seat`` holds a copy of ``card`` (the double deck keeps a hand's single
+    copy of a card as the card's own id, and a pair as both ids: :func:`_normal`); -1 if none."""
+    f = face(card)
+    twin = _TWIN_BIT[f]
+    if hands[seat] & twin:
+        return TWIN[f]
+    return f if hands[seat] >> f & 1 else -1
+
+
+def _normal(mask: int) -> int:
+    """A double-deck hand with every single copy under the card's own id (a second copy held
+    alone becomes the first): the copies are alike, so a hand is its count of each card."""
+    for c in iter_mask(mask & TWIN_MASK):
+        f = face(c)
+        if not mask >> f & 1:
+            mask = (mask & ~(1 << c)) | (1 << f)
+    return mask
 
 
 _DECK_CARDS: dict[int, tuple[Card, ...]] = {}
@@ -274,6 +304,9 @@ class State:
             raise DealError(f"{rules.sister_game} turns no card up: give up_card=None"
                             + (" and the unused card as the stock" if rules.auction else ""))
         up = None if up_card is None else _parse_cards([up_card])[0]
+        if rules.double_deck:
+            self._init_double(rules, dealer, parsed, stock, after_misdeal)
+            return
         deck = deck_mask(rules.deck)
         seen = 0
         for seat, h in enumerate(parsed):
@@ -294,6 +327,34 @@ class State:
             raise DealError(f"the deal does not use the whole deck; missing: {missing}")
         self._setup(rules, dealer, tuple(tuple(h) for h in parsed), up, tuple(rest),
                     [mask_of(h) for h in parsed], after_misdeal)
+
+    def _init_double(self, rules: Rules, dealer: int, parsed: list[list[Card]], stock: object,
+                     after_misdeal: bool) -> None:
+        """A deal of the double deck (RULES-FAMILY.md 15): twelve cards each, every card of the
+        24-card pack exactly twice in all, nothing left over; a hand's second copy of a card
+        takes the copy's id."""
+        for seat, h in enumerate(parsed):
+            if len(h) != rules.hand_size:
+                raise DealError(f"seat {seat} must be dealt {rules.hand_size} cards, got {len(h)}")
+        if stock not in (None, "", (), []):
+            raise DealError("the double deck deals all 48 cards: the stock must be empty")
+        counts: dict[int, int] = {}
+        hands: list[tuple[Card, ...]] = []
+        for h in parsed:
+            mask = 0
+            out: list[Card] = []
+            for c in h:
+                f = face(c)
+                if not deck_mask(24) >> f & 1:
+                    raise DealError(f"{f} is not in the double deck (two 24-card packs)")
+                counts[f] = counts.get(f, 0) + 1
+                if counts[f] > 2:
+                    raise DealError(f"{f} is dealt more than twice (the double deck holds two of each card)")
+                c = CARDS[TWIN[f]] if mask >> f & 1 else f
+                mask |= 1 << c
+                out.append(c)
+            hands.append(tuple(out))
+        self._setup(rules, dealer, tuple(hands), None, (), [mask_of(h) for h in hands], after_misdeal)
 
     def _setup(self, rules: Rules, dealer: int, hands: tuple[tuple[Card, ...], ...], up: Card | None,
                rest: tuple[Card, ...], masks: list[int], after_misdeal: bool = False) -> None:
@@ -402,6 +463,17 @@ class State:
                 masks[seat] = mask_of(h)
             s = cls.__new__(cls)
             s._setup(rules, dealer, tuple(hands), None, tuple(cards[HAND_SIZE * n:]), masks, after_misdeal)
+            return s
+        if rules.double_deck:  # two packs, twelve each in threes (a hand's single copies under their own ids)
+            cards = [*deck_cards(24), *(CARDS[TWIN[c]] for c in deck_cards(24))]
+            rng.shuffle(cards)
+            for i in range(n):
+                seat = (dealer + 1 + i) % n
+                mine = [c for r in range(4) for c in cards[(r * n + i) * 3:(r * n + i) * 3 + 3]]
+                masks[seat] = _normal(mask_of(mine))
+                hands[seat] = tuple(iter_mask(masks[seat]))
+            s = cls.__new__(cls)
+            s._setup(rules, dealer, tuple(hands), None, (), masks, after_misdeal)
             return s
         if rules.bids_tricks:  # six each in threes; Hasenpfeffer's 25th card unused and face down
             for i, (a, b, c, d) in enumerate(_THREES):
@@ -564,6 +636,11 @@ class State:
             raise InvalidActionError(f"{action} is a card, not an action: push play({action!r}) or 'play {action}'")
         a = self.parse_action(action) if isinstance(action, str) else Action.from_code(action)
         legal = self.legal_actions()
+        if a not in legal and self.rules.double_deck and a.kind is Kind.PLAY and a.card is not None:
+            # "play Ah" plays a copy of the ace: the one the engine offers for a pair of them
+            twin = TWIN.get(face(a.card))
+            if twin is not None and PLAY_ACTIONS[twin] in legal:
+                a = PLAY_ACTIONS[twin]
         if a not in legal:
             raise IllegalActionError(self._explain_illegal(a, legal))
         self._push(a)
@@ -805,9 +882,9 @@ class State:
             self.to_act = giver
 
     def _give(self, giver: int, receiver: int, card: Card, *, forced: bool) -> None:
-        bit = 1 << card
-        self.hands[giver] &= ~bit
-        self.hands[receiver] |= bit
+        card = face(card)  # the double deck: a copy, taken from the giver's pair first, joins a pair
+        self.hands[giver] &= ~(1 << held(self.hands, giver, card))
+        self.hands[receiver] |= 1 << (TWIN[card] if self.hands[receiver] >> card & 1 else card)
         self.gifts = (*self.gifts, Gift(giver, receiver, card, forced))
         self.phase = _BEST_DISCARD
         self.to_act = receiver
@@ -1144,7 +1221,8 @@ def _apply_joker(s: State, seat: int, a: Action) -> None:
 
 
 def _legal_give(s: State) -> list[Action]:
-    return [GIVE_ACTIONS[c] for c in iter_mask(s.hands[s.to_act])]
+    hand = s.hands[s.to_act]
+    return [GIVE_ACTIONS[c] for c in iter_mask(hand & ~TWIN_MASK)]  # (a pair of copies: one choice)
 
 
 def _apply_give(s: State, seat: int, a: Action) -> None:
@@ -1153,13 +1231,13 @@ def _apply_give(s: State, seat: int, a: Action) -> None:
 
 def _legal_best_discard(s: State) -> list[Action]:
     # Any of the six, the received card included (dealer_may_discard_up_card governs the
-    # dealer's exchange only).
-    return [DISCARD_ACTIONS[c] for c in iter_mask(s.hands[s.to_act])]
+    # dealer's exchange only); a pair of the double deck's copies is one choice.
+    return [DISCARD_ACTIONS[c] for c in iter_mask(s.hands[s.to_act] & ~TWIN_MASK)]
 
 
 def _apply_best_discard(s: State, seat: int, a: Action) -> None:
     card = CARDS[a - DISCARD_OFFSET]
-    s.hands[seat] &= ~(1 << card)
+    s.hands[seat] &= ~(1 << held(s.hands, seat, card))  # (the double deck: a pair keeps its first id)
     s.gifts = (*s.gifts[:-1], s.gifts[-1]._replace(discard=card))
     if seat == s.maker:
         s._after_maker()

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
-from euchre.actions import DISCARD_ACTIONS, FARMER, GIVE_ACTIONS, KEEP, MISDEAL, Action, Kind
+from euchre.actions import DISCARD_ACTIONS, FARMER, GIVE_ACTIONS, KEEP, MISDEAL, PLAY_ACTIONS, Action, Kind
 from euchre.cards import (
     CARDS,
     EFFECTIVE,
@@ -23,13 +23,18 @@ from euchre.cards import (
     NO_TRUMP,
     POWER,
     SUITS,
+    TWIN,
+    TWIN_CARD,
     Card,
     Suit,
+    deck_cards,
     deck_mask,
+    face,
     iter_mask,
     mask_of,
     sort_hand,
 )
+from euchre.cards import trump_suit as _trump_suit
 from euchre.errors import DealError, RulesError, SeatError
 from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
@@ -139,6 +144,11 @@ class PlayerView:
         else:
             scores = list(state.points or (0,) * state.rules.sides)
             hand_number = 0
+        trick, tricks = tuple(state.trick), tuple(state.tricks)
+        if state.rules.double_deck:  # the copies of a card are alike: every view shows the card itself
+            trick = tuple((p, face(c)) for p, c in trick)
+            tricks = tuple(t._replace(plays=tuple((p, face(c)) for p, c in t.plays)) for t in tricks)
+            acts = tuple((p, None if a is None else _face_action(a)) for p, a in acts)
         return cls(
             rules=state.rules,
             seat=seat,
@@ -157,8 +167,8 @@ class PlayerView:
             sitting_out=state.sitting_out,
             lone_defender=state.lone_defender,
             leader=state.leader,
-            trick=tuple(state.trick),
-            tricks=tuple(state.tricks),
+            trick=trick,
+            tricks=tricks,
             tricks_won=tuple(state.tricks_won),
             legal_actions=seat_legal(state, seat),
             points=state.points,
@@ -178,8 +188,7 @@ class PlayerView:
     @property
     def trump_suit(self) -> Suit | None:
         """The trump suit; ``None`` before trump is made and in a hand without trump."""
-        t = self.trump
-        return SUITS[t] if t is not None and t < NO_TRUMP else None
+        return _trump_suit(self.trump)  # (Napoleon's trump suits, without bowers, too)
 
     @property
     def no_trump(self) -> bool:
@@ -264,6 +273,8 @@ class PlayerView:
         >>> (v.unseen_mask() | mask_of(v.hand) | 1 << v.up_card) == deck_mask(v.rules.deck)
         True
         """
+        if self.rules.double_deck:
+            return self._unseen_copies()
         known = mask_of(self.hand)
         for tr in self.tricks:
             for _, c in tr.plays:
@@ -284,6 +295,31 @@ class PlayerView:
         if self.rules.auction and self.phase is Phase.OVER and self.bidder < 0:
             known |= 1 << JOKER  # a Hasenpfeffer throw-in: the Joker was the unused card
         return deck_mask(self.rules.deck) & ~known
+
+    def _unseen_copies(self) -> int:
+        """The double deck's unseen cards as a mask of copies: a card's own id when at least one
+        copy is unseen, its second copy's id too when both are (this seat counts copies, it
+        cannot tell them apart)."""
+        seen: dict[int, int] = {}
+        cards = [*self.hand, *(c for tr in self.tricks for _, c in tr.plays), *(c for _, c in self.trick)]
+        for giver, receiver, given, buried in self.gifts:
+            if buried is not None:  # the receiver's own discard
+                cards.append(buried)
+            if given is not None and giver == self.seat:  # the giver's gift, unless the receiver played it since
+                shown = any(s == receiver and face(c) == face(given) for tr in self.tricks for s, c in tr.plays)
+                if not shown and not any(s == receiver and face(c) == face(given) for s, c in self.trick):
+                    cards.append(given)
+        for c in cards:
+            f = face(c)
+            seen[f] = seen.get(f, 0) + 1
+        mask = 0
+        for f in deck_cards(24):
+            left = 2 - seen.get(f, 0)
+            if left >= 1:
+                mask |= 1 << f
+            if left >= 2:
+                mask |= 1 << TWIN[f]
+        return mask
 
     @property
     def moon(self) -> bool:
@@ -467,6 +503,14 @@ class PlayerView:
             buried = left[0] if hidden_discard and left else None
             return out, buried
         return None
+
+
+def _face_action(a: Action) -> Action:
+    """A play of the double deck's second copy as the play of the card itself (the words are the
+    same; views never tell the copies apart)."""
+    if a.kind is Kind.PLAY and a.card is not None and a.card >= TWIN_CARD:
+        return PLAY_ACTIONS[face(a.card)]
+    return a
 
 
 # --- resampling the games without an up card (RULES-FAMILY.md 14, 15) ------------------------------------

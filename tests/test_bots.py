@@ -136,8 +136,8 @@ def test_heuristic_never_needs_its_fallback(monkeypatch: pytest.MonkeyPatch) -> 
 def test_heuristic_legal_on_random_positions(index: int, seed: int, aggression: float) -> None:
     rules = all_configs()[index]
     bots: dict[int, Bot] = {s: HeuristicBot(aggression=aggression) for s in range(rules.players)}
-    short = rules.replace(target=3) if rules.auction else rules.replace(target=None, deals=2, duration=None)
-    play_game(short, bots, seed)  # Hasenpfeffer ends at a target only
+    short = rules.replace(target=3) if rules.bids_tricks else rules.replace(target=None, deals=2, duration=None)
+    play_game(short, bots, seed)  # the auction games end at a target only
 
 
 # --- determinism and strength --------------------------------------------------------------------

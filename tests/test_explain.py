@@ -71,6 +71,10 @@ def test_every_preset_in_plain_words(name: str) -> None:
     if rules.auction:  # Hasenpfeffer: six cards, bids of tricks, trick scoring
         assert "Each player gets six cards" in words and "bid 3" in words and "-10 or below" in words
         return
+    if rules.double_deck:  # RULES-FAMILY.md 15's double deck: twelve each, bids 6 to 12, a moon of 24
+        assert "Each player gets twelve cards" in words and "from 6 to 12" in words and "scores 24" in words
+        assert "each card twice" in words and "the one played first ranks higher" in words
+        return
     if rules.bid_euchre:  # RULES-FAMILY.md 15: bids 3 to 6, the moon, high and low, the winning rule
         assert "Each player gets six cards" in words and "from 3 to 6" in words and "shoot the moon" in words
         assert "high (no trump" in words and "low (no trump" in words and "the dealer is stuck" in words
@@ -180,6 +184,7 @@ SWITCHED: list[tuple[str, Rules, dict[str, Any], str]] = [
     ("defenders_score_tricks", Rules.preset("hasenpfeffer"), {"defenders_score_tricks": True},
      "The defenders score one point for each trick they took"),
     ("deals", Rules(target=None, deals=4), {"deals": 6}, "six played hands"),
+    ("double_deck", Rules.preset("bid-euchre"), {"double_deck": True}, "Two packs of 24 are shuffled together"),
     ("napoleon", Rules(players=3, going_alone=False, target=None, deals=6, march_points=2), {"napoleon": True},
      "the highest bidder (Napoleon) plays alone against all the others"),
     ("nap_half_loss", Rules.preset("napoleon"), {"nap_half_loss": True}, "a failed Nap costs only 5 a player"),

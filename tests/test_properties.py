@@ -28,7 +28,7 @@ from euchre import (
     Suit,
     Trick,
 )
-from euchre.actions import NUM_ACTIONS
+from euchre.actions import NUM_ACTIONS, play
 from euchre.cards import CARDS, JOKER, deck_cards, iter_mask, trick_winner_index
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -496,6 +496,9 @@ def test_random_games_end_and_score_by_the_table(rules: Rules, seed: int) -> Non
 def test_action_codecs_round_trip(code: int, upper: bool) -> None:
     a = Action.from_code(code)
     text = str(a).upper() if upper else str(a)
+    if a.kind is Kind.PLAY and a.card is not None and a.card != a.card.face:  # a double deck's second copy
+        a = play(a.card.face)
+        code = int(a)
     assert Action.parse(text) == a and int(Action.parse(text)) == code
     assert Action.from_code(int(a)) is a
 
@@ -505,7 +508,7 @@ def test_action_codecs_round_trip(code: int, upper: bool) -> None:
 def test_card_codecs_round_trip(card: Card, form: str) -> None:
     text = {"str": str(card), "lower": str(card).lower(), "upper": str(card).upper(),
             "symbol": card.symbol()}[form]
-    assert Card.parse(text) == card
+    assert Card.parse(text) == card.face  # (a double deck's second copy reads as the card itself)
     assert CARDS[int(card)] == card
 
 

@@ -50,7 +50,8 @@ def test_presets(name: str) -> None:
 def test_preset_names_and_sides() -> None:
     # Hasenpfeffer, Bid Euchre and Napoleon, sister games that take none of RULES.md's switches:
     # tests/test_hasenpfeffer.py, tests/test_bid_euchre.py, tests/test_napoleon.py
-    assert set(Rules.preset_names()) == set(PRESET_TABLE) | {"hasenpfeffer", "bid-euchre", "napoleon"}
+    assert set(Rules.preset_names()) == set(PRESET_TABLE) | {"hasenpfeffer", "bid-euchre", "bid-euchre-double",
+                                                             "napoleon"}
     assert Rules.preset("american").sides == 2 and Rules.preset("two-handed").sides == 2
     assert Rules.preset("cut-throat").sides == 3
     assert [Rules().side_of(s) for s in range(4)] == [0, 1, 0, 1]

@@ -48,6 +48,7 @@ from euchre.actions import (
     play,
 )
 from euchre.bots.base import Bot
+from euchre.bots.double_deck import double_deck_choice
 from euchre.bots.napoleon import napoleon_choice
 from euchre.cards import LOW, NO_TRUMP, Card, Suit, card_power, deck_cards, effective_suit, trick_winner_index
 from euchre.state import Phase
@@ -274,8 +275,9 @@ class HeuristicBot(Bot):
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
-        if view.rules.napoleon:  # each for themselves, trump by the first lead: a game of its own
-            choice = napoleon_choice(view)
+        if view.rules.napoleon or view.rules.double_deck:  # games of their own (each for themselves,
+            # trump by the first lead; twelve cards with every card twice)
+            choice = napoleon_choice(view) if view.rules.napoleon else double_deck_choice(view)
             return choice if choice in legal else self._fallback(view, choice)
         phase = view.phase
         if phase is Phase.PLAY:

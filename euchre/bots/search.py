@@ -352,8 +352,9 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.napoleon or (view.rules.bid_euchre and view.gifts):
-            # Not sampled yet (the heuristic plays): Napoleon, and a Bid Euchre moon after its exchange
+        if view.rules.napoleon or view.rules.double_deck or (view.rules.bid_euchre and view.gifts):
+            # Not searched yet (the heuristic plays): Napoleon, the double deck's twelve-card hands
+            # (past the exact solver's six), and a Bid Euchre moon after its exchange
             # (PlayerView.resample does not place the hidden gift and discard).
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
