@@ -38,7 +38,16 @@ from typing import TYPE_CHECKING, Any
 
 from euchre.actions import Action, Kind
 from euchre.cards import trump_letter
-from euchre.describe import action_words, card_words, gift_words, hand_result_words, joined, move_words, named_trump
+from euchre.describe import (
+    action_words,
+    card_words,
+    gift_words,
+    hand_result_words,
+    high_bid_words,
+    joined,
+    move_words,
+    named_trump,
+)
 from euchre.errors import RulesError
 from euchre.game import Game
 from euchre.state import Phase, State
@@ -51,9 +60,9 @@ if TYPE_CHECKING:
 __all__ = ["Timeline", "build_timeline", "timeline_of_record", "analyze_for_replay", "default_names",
            "REPLAY_SAMPLES", "REPLAY_BID_SAMPLES", "UP_CARD_WORDS", "REPLAYED_GAMES"]
 
-REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre")
+REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "Napoleon")
 """The games a timeline is built of (:attr:`~euchre.rules.Rules.sister_game`; ``None`` is Euchre
-itself); any other sister game is refused by name (Napoleon, for now)."""
+itself); any other sister game is refused by name."""
 
 REPLAY_SAMPLES = 8
 """Sampled deals per card decision when a replay is analysed (a small budget: a whole game in a
@@ -155,6 +164,7 @@ def _snapshot(state: State, scores: Sequence[int], bids: Sequence[dict[str, Any]
         "bid": state.bid,
         "bidder": state.bidder if state.bidder >= 0 else None,
         "forced_bid": state.forced_bid,
+        "bid_words": high_bid_words(PlayerView.of(state, None)),
         "moon": rules.bid_euchre and state.moon,
         "gifts": [{"giver": g.giver, "receiver": g.receiver, "card": str(g.card), "chosen": not g.forced,
                    "discard": None if g.discard is None else str(g.discard)} for g in state.gifts],
@@ -212,6 +222,14 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
     to bid, which the step of the last pass says in its words and ``bids`` as an entry whose
     ``action`` is ``None``.
 
+    ``bid_words`` (every step, and each hand) is the high bid so far in the engine's words
+    (``"3 tricks"``, ``"the moon"``, ``"Nap"``, ``"misère"``; ``""`` before any and in Euchre).
+
+    Napoleon (``rules.napoleon``): three to seven ``hands`` of five cards (the unused rest of the
+    pack is no part of the replay); ``phase`` ``lead`` is the bidder's first lead, whose suit is
+    ``trump`` from the next step on (misère: ``"n"``, no trump, at once); ``sides`` are the seats
+    one each, and ``points`` and ``scores`` one per player (zero-sum, often negative).
+
     Bid Euchre (``rules.bid_euchre``): no up card either; ``moon`` says the high bid is the moon
     (``bid`` is then the hand's tricks plus one); ``trump_words`` names trump in the game's words
     (``"high"``, ``"low"``, ``"hearts"``). ``gifts`` (every step) are the cards given so far, face up
@@ -241,6 +259,9 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
             deal_words += f"the up card is {card_words(state.up_card, None)}"
         elif rules.auction:  # Hasenpfeffer: no up card, and the card left over stays face down (never shown)
             deal_words += f"{rules.hand_size} cards each, one left over face down"
+        elif rules.napoleon:  # the rest of the pack is unused and never shown
+            unused = rules.deck - rules.players * rules.hand_size
+            deal_words += f"{rules.hand_size} cards each, {unused} unused face down"
         else:  # Bid Euchre deals every card
             deal_words += f"{rules.hand_size} cards each, every card dealt"
         t.steps.append({"index": first, "hand": hi, "number": None, "kind": "deal", "seat": None, "action": None,
@@ -287,6 +308,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                         "trump": None if state.trump is None else trump_letter(state.trump),
                         "maker": state.maker if state.maker >= 0 else None, "alone": state.alone,
                         "bid": state.bid or None, "forced_bid": state.forced_bid,
+                        "bid_words": high_bid_words(PlayerView.of(state, None)),
                         "moon": rules.bid_euchre and state.moon,
                         "points": None if state.points is None else list(state.points),
                         "result": t.steps[-1]["result"]})

@@ -83,7 +83,10 @@ def render_step(t: Timeline, index: int) -> Panel:
     if st.get("bid"):  # the auction games: the high bid so far (no up card)
         holder = t.players[st["bidder"]] if st.get("bidder") is not None else "?"
         forced = " (forced: everyone passed, and they hold the Joker)" if st.get("forced_bid") else ""
-        bid = "the moon (every trick, alone)" if st.get("moon") else str(st["bid"])
+        # the engine's words where the bid is not a number of tricks (Napoleon's misère, Nap, ...)
+        said = str(st.get("bid_words") or "")
+        bid = ("the moon (every trick, alone)" if st.get("moon")
+               else said if t.rules.get("napoleon") and said else str(st["bid"]))
         parts.append(Text("High bid: ", style="bold") + Text(f"{bid} by {holder}{forced}"))
     if st["trump"] is not None:
         maker = t.players[st["maker"]] if st["maker"] is not None else "?"

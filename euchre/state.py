@@ -66,6 +66,7 @@ from euchre.cards import (
     plain_trump,
     sort_hand,
     trump_letter,
+    trump_suit,
 )
 from euchre.errors import DealError, EmptyHistoryError, IllegalActionError, InvalidActionError
 from euchre.results import HandResult
@@ -710,7 +711,8 @@ class State:
             assert trump is not None
             led = EFFECTIVE[trump][self.trick[0][1]]
             follow = [x for x in sort_hand(iter_mask(self.hands[seat] & FOLLOW[trump][led]), trump)]
-            led_word = Suit(led).word if led != trump else f"trump ({Suit(trump).word})"
+            suit = trump_suit(trump)  # (Napoleon's trump indexes are suits without bowers)
+            led_word = Suit(led).word if led != trump else f"trump ({suit.word if suit is not None else 'no trump'})"
             return f"you must follow {led_word}: you hold {', '.join(map(str, follow))}"
         if k is Kind.GIVE:
             if self.phase is not Phase.GIVE:

@@ -412,3 +412,12 @@ def test_perft_of_the_auction(players: int) -> None:
     s = State.random(Rules.preset("napoleon", players=players), dealer=0, rng=random.Random(players))
     assert _count_auction(s) == _ref_auction(0, 0, players)
     assert NAPOLEON_BIDS.index(NAP) == 4 and deck_mask(28).bit_count() == 28
+
+
+def test_a_card_that_does_not_follow_trump_is_refused_in_words() -> None:
+    s = hand()
+    push_all(s, "pass", "pass", "pass", "bid 2", "play As", "play Ac")
+    key = s.key()
+    with pytest.raises(IllegalActionError, match=r"you must follow trump \(spades\): you hold 9s, 8s"):
+        s.push("play Ad")
+    assert s.key() == key

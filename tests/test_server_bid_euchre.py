@@ -5,8 +5,7 @@ bid and ``moon``, trump named in the game's words, both sides' trick points, the
 scanned for leaks; a moon hand played seat by seat, twice (high, where the partner chooses the
 gift, and a suit, where the engine gives the partner's highest trump), with the gift and the
 discard seen only by the two seats; illegal and out-of-turn actions refused in the engine's words
-with nothing changed; the records, the refused EGN export and the replay API. Napoleon stays
-refused (a sister game the tables do not play yet).
+with nothing changed; the records, the refused EGN export and the replay API (Napoleon: test_server_napoleon).
 
 The server runs in this process (``server_support.serve``) on SQLite, as in ``test_server_api``.
 """
@@ -107,8 +106,8 @@ def check_state(d: dict[str, Any], seat: int | None) -> None:
         assert d["legal_words"] == {}
 
 
-# --- the start page's options, and Napoleon refused ------------------------------------------------------
-def test_options_offer_bid_euchre_and_napoleon_is_refused(tmp_path: Path) -> None:
+# --- the start page's options ------------------------------------------------------
+def test_options_offer_bid_euchre(tmp_path: Path) -> None:
     with serve(fresh_database("sqlite", tmp_path)) as srv:
         presets = {p["name"]: p for p in srv.http.get("/api/options").json()["presets"]}
         be = presets[PRESET]
@@ -119,11 +118,6 @@ def test_options_offer_bid_euchre_and_napoleon_is_refused(tmp_path: Path) -> Non
         r = srv.post_table(mode="bots", preset=PRESET, rules={"stick_the_dealer": True})
         assert r.status_code == 400 and r.json()["error"] == "bad_rules", r.text
         assert "Bid Euchre" in r.json()["message"]
-        if "napoleon" in presets:  # a sister game the tables do not play yet
-            assert presets["napoleon"]["served"] is False
-            r = srv.post_table(mode="bots", preset="napoleon")
-            assert r.status_code == 400 and r.json()["error"] == "bad_rules", r.text
-            assert "Napoleon" in r.json()["message"]
 
 
 # --- a whole game against computer players ---------------------------------------------------------------

@@ -37,7 +37,14 @@ from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
 from euchre.bots.persona import computer_names
 from euchre.cards import LOW, trump_letter
-from euchre.describe import action_words, hand_result_words, joined, missing_choice_words, named_trump
+from euchre.describe import (
+    action_words,
+    hand_result_words,
+    high_bid_words,
+    joined,
+    missing_choice_words,
+    named_trump,
+)
 from euchre.errors import EuchreError, RulesError
 from euchre.game import Game
 from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
@@ -64,9 +71,9 @@ READ_CACHE = 64
 HINT_CACHE = 256
 """Hints the hub remembers (a position asked about again is answered at once)."""
 
-SERVED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre")
+SERVED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "Napoleon")
 """The games the tables play (:attr:`Rules.sister_game`: ``None`` is Euchre itself, every
-variant and house rule of it); a table of any other sister game is refused (Napoleon, for now)."""
+variant and house rule of it); a table of any other sister game is refused."""
 
 
 def served(rules: Rules) -> bool:
@@ -77,8 +84,17 @@ def served(rules: Rules) -> bool:
 def trump_names(rules: Rules) -> dict[str, str]:
     """Each trump letter of the frames (``c`` .. ``s``, ``n``, ``low``) with its name in the words
     of the game (``euchre.describe.named_trump``): Bid Euchre says "high" and "low" for its hands
-    without trump, where Euchre's no-trump house rule says "no trump" and "low"."""
+    without trump, where Euchre's no-trump house rule says "no trump" and "low" (Napoleon's trumps,
+    suits without bowers and misère's none, have the same letters and names)."""
     return {trump_letter(t): joined([named_trump(t, rules)]) for t in range(LOW + 1)}
+
+
+def bid_words(game: Game, hand: int | None = None) -> str:
+    """The high bid of a hand of ``game`` (the one being played by default) in the engine's words
+    (``euchre.describe.high_bid_words``: ``"3 tricks"``, ``"the moon"``, ``"Nap"``, ``"misère"``),
+    ``""`` before any bid and in the games without an auction. A public fact: everyone hears the
+    bids."""
+    return high_bid_words(game.view(None) if hand is None else game.view(None, hand))
 
 
 class Refusal(Exception):
@@ -457,6 +473,9 @@ class LiveTable:
             # the high bid of the hand being played is Bid Euchre's moon (a public fact, as
             # PlayerView.moon says; the view's bid is then the hand's tricks plus one)
             "moon": g is not None and self.rules.bid_euchre and g.state.moon,
+            # the high bid of the hand being played in the engine's words (Napoleon's bids are
+            # levels: the view's bid 3 is misère, 5 Nap), "" before any
+            "high_bid": bid_words(g) if g is not None and g.state.bidder >= 0 else "",
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -516,7 +535,8 @@ class LiveTable:
         if cached is None:
             names = [("You" if s.seat == seat else s.name) for s in self.seats]
             words = hand_result_words(g.view(seat, hand), names)
-            cached = {"hand": hand, **res.to_dict(), "moon": res.moon, "words": words}
+            cached = {"hand": hand, **res.to_dict(), "moon": res.moon, "words": words,
+                      "bid_words": bid_words(g, hand) if res.bid else ""}
             if self.match is not None:
                 cached["game"] = index + 1
             if len(self._results_sent) > 64:
@@ -547,10 +567,11 @@ class LiveTable:
         sheet = g.score_sheet()
         if self._sheet is None or self._sheet[0] != len(sheet):
             rows = []
-            for number, (_, h, scores) in enumerate(sheet, 1):  # a misdeal is not on the sheet
+            for number, (index, h, scores) in enumerate(sheet, 1):  # a misdeal is not on the sheet
                 res = h.result()
                 assert res is not None
                 rows.append({"hand": number, **res.to_dict(), "moon": res.moon, "thrown_in": res.thrown_in,
+                             "bid_words": bid_words(g, index) if res.bid else "",
                              "tricks": res.maker_tricks, "scores": list(scores)})
             self._sheet = (len(sheet), rows)
         return self._sheet[1]
@@ -589,6 +610,12 @@ class LiveTable:
                 action = g.push(text)
             except EuchreError as e:
                 raise Refusal("illegal", str(e)) from None
+            except (ValueError, KeyError, IndexError) as e:
+                # The engine failed while wording its refusal (checked before anything changed):
+                # logged once, and still refused, with the legal actions, not a dropped socket.
+                self.hub.log_failure("wording a refusal", e, table=self.id, seat=seat)
+                options = ", ".join(str(a) for a in g.legal_actions())
+                raise Refusal("illegal", f"{text} is not possible now; you may: {options}") from None
             return {"a": int(action)}, g.pop
 
         return await self._change("action", seat, client_id, base_v, reply, apply)
@@ -992,6 +1019,7 @@ class LiveTable:
         if not hintable(view):
             raise Refusal("no_hint", "no hints for this position")
         try:
+            view.rules.refuse_napoleon("the hints")  # their sampling deals four hands of the Euchre pack
             hints = await self.hub.hint(view)
         except RulesError as e:  # a game the hints' sampling does not play yet (Hasenpfeffer)
             game = self.rules.sister_game or "these rules"

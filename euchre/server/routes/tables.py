@@ -65,7 +65,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     limit_creates(request)
     try:
         rules = Rules.preset(body.preset, **body.rules)
-        if not served(rules):  # a sister game the tables do not play yet (Napoleon)
+        if not served(rules):  # a sister game the tables do not play yet
             rules.refuse_six_cards("the server's tables")  # the engine's reason, in its words
             raise RulesError(f"the server's tables do not play {rules.sister_game} yet")
     except (EuchreError, TypeError, ValueError) as e:

@@ -42,7 +42,12 @@
     super_euchre_points: { label: "Super-euchre points", main: false, min: 0 },
     tie_break: { label: "No tie for first (play on)", main: false },
     defenders_score_tricks: { label: "Defenders score their tricks", help: "the side that did not win the bid scores a point for each trick it takes too", main: true },
-    players: { hidden: true },
+    // Napoleon's one-per-seat table: the number of players (the pack and the default number of
+    // hands follow it, on the server); hidden for every other game (its preset says it)
+    players: { hidden: true, label: "Players", help: "each for themselves; the pack and the number of hands follow the table's size",
+               main: true, choices: { 3: "3 players", 4: "4 players", 5: "5 players", 6: "6 players", 7: "7 players" }, number: true,
+               shownIf: (rules) => !!rules.napoleon },
+    nap_half_loss: { label: "A failed Nap costs half", help: "a failed Nap costs 5 a player instead of 10 (Wellington and Blücher in full)", main: true },
   };
 
   // The groups of "More rules", in this order (a field without a group is in the last)
@@ -84,7 +89,7 @@
     if (!Array.isArray(p)) {
       p = Object.entries(p).map(([name, v]) => (v && v.rules ? Object.assign({ name }, v) : { name, rules: v || {} }));
     }
-    // a game the server's tables do not play yet (served: false; Napoleon for now) is not offered
+    // a game the server's tables do not play yet (served: false) is not offered
     return p.map((x) => (typeof x === "string" ? { name: x, rules: {} } : x)).filter((x) => x && x.name && x.served !== false);
   }
 
@@ -131,6 +136,8 @@
       row.title = "four players only";
     }
     input.dataset.field = name;
+    if (name === "players") input.addEventListener("change", playersChanged);
+    if (name === "deals") input.addEventListener("input", () => { input.dataset.touched = "1"; });
     input.addEventListener("change", markChanged);
     input.addEventListener("input", markChanged);
     // the help is shown under the label (and read with the switch)
@@ -174,6 +181,17 @@
     return out;
   }
 
+  /** Napoleon's table size changed: the number of hands shown follows it (two rounds of deals,
+   *  as the server's preset derives it) unless it was changed by hand. */
+  function playersChanged(e) {
+    const n = Number(e.target.value);
+    const deals = document.querySelector('#rules [data-field="deals"]:not(div)');
+    const base = (current && current.rules) || {};
+    if (!deals || !base.napoleon || deals.dataset.touched || !base.deals || !base.players) return;
+    deals.value = String(Math.round(base.deals / base.players * n));
+    deals.dataset.follows = "players";
+  }
+
   function markChanged() {
     const o = overrides();
     for (const input of allRuleInputs()) {
@@ -198,7 +216,7 @@
     const fixed = new Set((current && Array.isArray(current.fixed)) ? current.fixed : []);
     for (const name of names) {
       const f = FIELDS[name] || {};
-      if (f.hidden || fixed.has(name)) continue;
+      if ((f.hidden && !(f.shownIf && f.shownIf(rules))) || fixed.has(name)) continue;
       const value = rules[name];
       if (typeof value === "object" && value !== null) continue;
       // the game's ending: show the one the preset uses up front, the others in "more"

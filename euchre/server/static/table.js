@@ -661,8 +661,16 @@
   /** The hand being played is Bid Euchre's moon (the frame's d.moon, from the engine). */
   function moonNow() { const d = D(); return !!(d && d.moon); }
 
-  /** The high bid as players say it: its tricks, or "moon". */
-  function bidText(v) { return moonNow() ? "moon" : String(v ? v.bid : ""); }
+  /** Napoleon (each for themselves; its bids are levels, said in the engine's words). */
+  function napoleonNow() { const d = D(); const r = d && ((d.view && d.view.rules) || (d.previous && d.previous.rules)); return !!(r && r.napoleon); }
+
+  /** The high bid as players say it: its tricks, or "moon"; Napoleon's in the frame's words
+      (d.high_bid: "2 tricks", "misère", "Nap", "Wellington", "Blücher"). */
+  function bidText(v) {
+    const d = D();
+    if (napoleonNow() && d && d.high_bid) return d.high_bid;
+    return moonNow() ? "moon" : String(v ? v.bid : "");
+  }
 
   /** The moon's gift and discard (Bid Euchre) use call for best's phases: the words differ. */
   function bestWords() { return moonNow() ? "The moon" : "Call for best"; }
@@ -904,6 +912,8 @@
       }
       case "take": return ["took the up card"];
       case "moon": return ["shot the moon"];
+      case "misere": case "nap": case "wellington": case "blucher":   // Napoleon's named bids
+        return [serverWords(a) || (verb === "nap" ? "went nap" : `bid ${a}`)];
       case "call": {
         const nodes = ["called ", trumpSpan(parts[1], true)];
         if (alone) nodes.push(", alone");
@@ -1015,6 +1025,10 @@
       case "take": return "Took it";
       case "call": return "Called " + (E.isNoTrump(parts[1]) ? trumpName(parts[1]) : (E.SUIT_SYM[parts[1]] || parts[1])) + (alone ? " alone" : "");
       case "moon": return "Moon!";
+      case "misere": return "Misère";
+      case "nap": return "Nap!";
+      case "wellington": return "Wellington!";
+      case "blucher": return "Blücher!";
       case "defend": return "Defends alone";
       case "discard": return entry.seat === view.farmer && !made ? "Farmer's hand" : "Discarded";
       case "give": return "Gave a card";
@@ -1463,7 +1477,7 @@
       const made = el("td");
       if (h.maker !== null && h.maker !== undefined && h.trump) {
         made.append(`${whoName(d, h.maker)} `, E.isNoTrump(h.trump) ? trumpSpan(h.trump) : E.suitSpan(h.trump, false),
-                    h.moon ? " moon" : h.alone ? " alone" : "", h.bid && !h.moon ? ` bid ${h.bid}${h.forced_bid ? " (forced)" : ""}` : "");
+                    h.moon ? " moon" : h.alone ? " alone" : "", h.bid && !h.moon ? ` bid ${h.bid_words && napoleonNow() ? h.bid_words : h.bid}${h.forced_bid ? " (forced)" : ""}` : "");
       } else made.append("thrown in");
       const tr = el("tr", null, el("td", { text: String(h.hand) }), made);
       sides.forEach((_, i) => {
@@ -1579,9 +1593,14 @@
   }
 
   // ---------------------------------------------------------------- rendering
+  /** Where each seat sits, from yours (bottom) on round the table (Napoleon seats up to seven:
+      the corners of the felt's grid take the seats past four). */
   function positionsFor(n) {
     if (n === 2) return ["bottom", "top"];
     if (n === 3) return ["bottom", "left", "right"];
+    if (n === 5) return ["bottom", "left", "tl", "tr", "right"];
+    if (n === 6) return ["bottom", "left", "tl", "top", "tr", "right"];
+    if (n >= 7) return ["bottom", "bl", "left", "tl", "tr", "right", "br"];
     return ["bottom", "left", "top", "right"];
   }
 
@@ -1598,6 +1617,8 @@
     if (S.layoutKey === key) return;
     S.layoutKey = key;
     const felt = $("felt");
+    felt.classList.toggle("many", n > 4);
+    felt.dataset.players = String(n);
     felt.querySelectorAll(".seat").forEach((x) => x.remove());
     S.seatEls = {};
     for (let s = 0; s < n; s++) {
@@ -1655,6 +1676,7 @@
     $("score").textContent = (scores && scores.length ? scores : sides.map(() => 0)).map(scoreText).join(" \u2013 ");
     const l0 = $("side-label-0"), l1 = $("side-label-1");
     $("scoreboard").classList.toggle("three", sides.length > 2);
+    $("scoreboard").classList.toggle("many", sides.length > 4);   // Napoleon: up to seven scores
     if (sides.length === 2) {
       l0.textContent = sideLabel(d, 0);
       l1.textContent = sideLabel(d, 1);
@@ -1714,7 +1736,8 @@
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
       // the high bid's holder, once the auction's bubbles are gone
       if (v && v.bid && v.bidder === s && BIDDING.indexOf(v.phase) < 0) {
-        badge("bid", moonNow() ? "moon" : `bid ${v.bid}`, moonNow() ? "shot the moon: must take every trick, alone"
+        badge("bid", moonNow() ? "moon" : napoleonNow() ? bidText(v) : `bid ${v.bid}`, napoleonNow() ? `the high bid: ${bidText(v)}`
+          : moonNow() ? "shot the moon: must take every trick, alone"
           : v.forced_bid ? "everyone passed: holds the Joker and must take at least 3 tricks" : `the high bid: ${v.bid} tricks`);
       }
       if (v && v.lone_defender === s) badge("alone", "defends alone");
@@ -1809,7 +1832,7 @@
     if (S.renderKeys.center !== "trick") {
       S.renderKeys.center = "trick";
       E.clear(center);
-      const grid = el("div", { class: "trick", id: "trick" });
+      const grid = el("div", { class: "trick" + (n > 4 ? " many" : ""), id: "trick" });
       for (const pos of positionsFor(n)) {
         const slot = el("div", { class: "slot pos-" + pos, dataset: { pos } });
         grid.append(slot);
@@ -1889,6 +1912,9 @@
             : `${whoName(d, r)} ${S.seat === r ? "call" : "calls"} for best`;
       }
       middle.append(el("span", { class: "caption", id: "best-caption", text: caption }));
+    } else if (v.phase === "lead" && isSeat(v.to_act)) {
+      // Napoleon: the bidder's first lead fixes trump (the engine's LEAD phase)
+      middle.append(el("span", { class: "caption", id: "lead-caption", text: `${whoName(d, v.to_act)} ${S.seat === v.to_act ? "lead" : "leads"}: the suit led is trump` }));
     } else if (v.phase === "play" && !plays.length && v.to_act !== null && v.to_act !== undefined) {
       middle.append(el("span", { class: "caption", text: `${whoName(d, v.to_act)} ${S.seat === v.to_act ? "lead" : "leads"}` }));
     } else if (v.phase === "discard") {
@@ -2002,8 +2028,10 @@
     }
     if (r.bid) {   // a bid of tricks (Hasenpfeffer, Bid Euchre): made, or set
       if (r.outcome === "march") return `${who} took every trick!`;
-      if (r.outcome === "made") return `${who} made the bid of ${r.bid}`;
-      return `${who} ${one ? "was" : "were"} set (bid ${r.bid})`;
+      const bid = napoleonNow() && r.bid_words ? r.bid_words : r.bid;
+      if (napoleonNow()) return r.outcome === "euchred" ? `${who} failed at ${bid}` : `${who} made ${bid}`;
+      if (r.outcome === "made") return `${who} made the bid of ${bid}`;
+      return `${who} ${one ? "was" : "were"} set (bid ${bid})`;
     }
     if (r.outcome === "march") return `${who} marched!`;
     if (r.outcome === "made") return `${who} made it`;
@@ -2037,7 +2065,7 @@
       return frag;
     }
     if (p.trump) {
-      const bid = r && r.moon ? " \u00b7 the moon" : r && r.bid ? ` \u00b7 bid ${r.bid}` : "";
+      const bid = r && r.moon ? " \u00b7 the moon" : r && r.bid ? ` \u00b7 bid ${r.bid_words && napoleonNow() ? r.bid_words : r.bid}` : "";
       frag.append(el("div", { class: "small muted", style: "margin-bottom:0.3rem" },
         `${whoName(d, p.maker)} made `, trumpSpan(p.trump, true), p.alone ? " alone" : "", bid,
         claimer(d, p) !== null ? ` \u00b7 ${whoName(d, claimer(d, p))} claimed the rest` : ""));
@@ -2186,7 +2214,15 @@
           break;
         }
         case "play": text = (v.trick && v.trick.length) ? "Your turn: play a card." : "Your turn: lead a card."; break;
+        case "lead": text = `You won the bid (${bidText(v)}): lead any card; its suit becomes trump.`; break;
         case "auction": {
+          if (napoleonNow()) {   // Napoleon's bids in the engine's words (d.legal_words), pass last
+            const said = v.legal.filter((a) => a !== "pass").map((a) => serverWords(a) || a);
+            if (v.legal.indexOf("pass") >= 0) said.push("pass");
+            const list = said.length > 1 ? `${said.slice(0, -1).join(", ")}, or ${said[said.length - 1]}` : said.join("");
+            text = `Your turn: ${list}.` + (isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : "");
+            break;
+          }
           const bids = legalBids(v.legal);
           const range = !bids.length ? "" : bids.length === 1 ? `bid ${bids[0]}` : `bid ${Math.min(...bids)} to ${Math.max(...bids)} tricks`;
           // the choices the frame lists: the bids, the moon (Bid Euchre), pass (not for a stuck dealer: the notes say why)
@@ -2225,6 +2261,7 @@
         case "misdeal_offer": case "farmer_offer": case "offers": text = offersText(v); break;
         case "play": text = (v.trick && v.trick.length) ? `${who} to play…` : `${who} to lead…`; break;
         case "auction": text = `${who} is bidding…` + (v.bid && isSeat(v.bidder) ? ` High bid: ${highBidText(d, v)}.` : ""); break;
+        case "lead": text = `${who} won the bid (${bidText(v)}) and leads: the suit led becomes trump…`; break;
         case "name_trump":
           text = v.forced_bid ? `Everyone passed: ${who} holds the Joker, bids ${v.bid} and names trump…`
             : moonNow() ? `${who} shot the moon and names trump…`

@@ -9,6 +9,9 @@
   const el = E.el;
   const $ = (id) => document.getElementById(id);
   const POSITIONS = { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] };
+  /** Five to seven seats (Napoleon): the middle first, then the seats in order in a grid, and
+      the trick as a row in seat order (every hand is face up here, so nobody's place matters). */
+  function positionsOf(n) { return POSITIONS[n] || Array.from({ length: n }, (_, s) => `s${s}`); }
   const MARK_CLASS = { "??": "blunder", "?": "mistake", "?!": "inaccuracy" };
   const MARK_NAME = { "??": "blunder", "?": "mistake", "?!": "inaccuracy" };
 
@@ -166,7 +169,7 @@
     const st = t.steps[viewer.index];
     const hand = t.hands[st.hand];
     const n = t.players.length;
-    const pos = POSITIONS[n] || POSITIONS[4];
+    const pos = positionsOf(n);
 
     // controls
     $("prev").disabled = viewer.index === 0;
@@ -202,6 +205,8 @@
     // the table: every seat face up, the up card, trump, the trick
     const felt = $("felt");
     felt.dataset.players = String(n);
+    felt.classList.toggle("many", n > 4);
+    $("trick").classList.toggle("many", n > 4);
     for (const old of Array.from(felt.querySelectorAll(".vseat"))) old.remove();
     for (let s = 0; s < n; s++) felt.append(seatEl(t, st, s, pos[s]));
     // the up card and its fate; a game without one (Hasenpfeffer) shows the high bid there
@@ -217,7 +222,8 @@
       $("up-box").dataset.fate = "none";
       if (upLabel) upLabel.textContent = "High bid";
       const holder = st.bidder !== null && st.bidder !== undefined ? t.players[st.bidder] : null;
-      up.append(el("strong", { class: "num", id: "high-bid", text: st.moon ? "moon" : st.bid ? String(st.bid) : "\u2013" }));
+      const said = t.rules.napoleon && st.bid_words ? st.bid_words : st.moon ? "moon" : st.bid ? String(st.bid) : "\u2013";
+      up.append(el("strong", { class: "num", id: "high-bid", text: said }));
       $("up-fate").textContent = st.bid ? `by ${holder}${st.forced_bid ? " (forced: holds the Joker)" : ""}` : "no bid yet";
       // the moon's gift (Bid Euchre): face up here, as every card is
       const gift = (st.gifts || [])[0];

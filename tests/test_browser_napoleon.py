@@ -1,0 +1,205 @@
+"""Browser tests of Napoleon (preset ``napoleon``) at the table page: seven seats round the
+table on a phone, the auction's bids as buttons (only the legal ones, in the engine's words), the
+high bid in words, the bidder's first lead and its note that the suit led becomes trump, every
+player's score; three and five seats on a desktop; the start page offering the preset with its
+switches (players 3 to 7, the number of hands following it); the viewer replaying seven hands
+face up. A real ``euchre serve`` and Chromium, with the fixtures and helpers of ``test_browser.py``.
+"""
+
+# The fixtures imported from test_browser are parameters of the tests here: F811 is expected.
+# ruff: noqa: F811
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
+    DESKTOP,
+    PHONE,
+    Pages,
+    act,
+    browser,
+    pages,
+    peek,
+    server,
+    shots_dir,
+    wait_connected,
+)
+from test_browser_hasenpfeffer import FIELDS, PHONE_KW, fits
+
+from euchre import Game, Rules, notation
+
+
+def napoleon_table(pages: Pages, name: str, seed: int, players: int) -> dict[str, Any]:
+    r = httpx.post(pages.server.base + "/api/tables",
+                   json={"mode": "bots", "preset": "napoleon", "rules": {"players": players}, "level": "easy",
+                         "name": name, "seed": seed}, timeout=10)
+    assert r.status_code == 201, r.text
+    created: dict[str, Any] = r.json()
+    return created
+
+
+def my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
+    """Wait until this page's seat is to act (its buttons or cards enabled)."""
+    page.wait_for_function(
+        """() => { const t = window.euchreTable; const v = t && t.state && t.state.d.view;
+             return v && v.legal.length && !t.pending && t.state.d.status === 'playing' &&
+                    document.querySelectorAll('[data-action]:not([disabled])').length > 0; }""", timeout=timeout)
+    s = peek(page)
+    assert s is not None
+    return s
+
+
+def seats_inside(page: Any, n: int, width: int) -> None:
+    """Every seat is on the felt and inside the screen."""
+    seats = page.locator("#felt .seat")
+    assert seats.count() == n
+    for i in range(n):
+        box = seats.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (i, box)
+
+
+def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
+    t = napoleon_table(pages, "Nora", seed=11, players=7)
+    page = pages.page(name="Nora", **PHONE_KW)
+    page.goto(t["url"])
+    wait_connected(page)
+    seats_inside(page, 7, PHONE["width"])
+    led = bid = False
+    for _ in range(200):
+        s = my_turn(page)
+        d = page.evaluate("() => window.euchreTable.state.d")
+        v = d["view"]
+        assert len(d["scores"]) == 7 and page.inner_text("#score").count("\u2013") == 6
+        if v["phase"] == "auction":
+            # the bids are buttons, exactly the legal ones, in the engine's words
+            assert sorted(s["actions"]) == sorted(s["legal"]) and "pass" in s["legal"], s
+            status = page.inner_text("#status")
+            assert status.startswith("Your turn: ") and ", or pass." in status, status
+            for a in s["legal"]:
+                if a in ("misere", "nap", "wellington", "blucher"):
+                    label = page.locator(f'#bids [data-action="{a}"]').inner_text().strip()
+                    assert label.lower() == d["legal_words"][a].lower(), (label, d["legal_words"][a])
+            fits(page)
+            if not bid:
+                pages.shot(page, "auction")
+            top = [a for a in ("blucher", "wellington", "nap") if a in s["legal"]]
+            choice = top[0] if top else "pass"
+            bid = bid or choice != "pass"
+            act(page, choice)
+            continue
+        if v["phase"] == "lead":
+            # the bidder leads any card, and the page says its suit becomes trump
+            assert page.locator("#lead-caption").inner_text().startswith("You lead: the suit led is trump")
+            status = page.inner_text("#status")
+            assert status.startswith("You won the bid (") and "its suit becomes trump" in status, status
+            assert d["high_bid"] and d["high_bid"] in page.inner_text("#high-bid-value, #status")
+            assert d["high_bid"] in page.inner_text('.seat[data-seat="0"] .badges')
+            assert sorted(s["actions"]) == sorted(f"play {c}" for c in v["hand"])
+            fits(page)
+            pages.shot(page, "lead")
+            card = v["hand"][0]
+            act(page, f"play {card}")
+            page.wait_for_function("(s) => { const v = window.euchreTable.state.d.view; return v.trump === s; }",
+                                   arg=card[-1])
+            chip = page.inner_text("#trump-chip")
+            assert "Trump" in chip, chip
+            led = True
+            pages.shot(page, "trump-led")
+            break
+        act(page, s["actions"][0])
+    assert led, "the seat never won a bid"
+    # play the rest of the hand, then the score of every player
+    for _ in range(10):
+        d = page.evaluate("() => window.euchreTable.state.d")
+        if d["result"] is not None and d["result"]["hand"] == 0:
+            break
+        s = my_turn(page)
+        act(page, s["actions"][0])
+    page.wait_for_function("() => { const d = window.euchreTable.state.d; return d.result && d.result.hand === 0; }")
+    d = page.evaluate("() => window.euchreTable.state.d")
+    want = " \u2013 ".join(f"\u2212{-x}" if x < 0 else str(x) for x in d["scores"])
+    assert page.inner_text("#score") == want and "\u2212" in want, (page.inner_text("#score"), d["scores"])
+    assert sum(d["scores"]) == 0
+    row = page.locator("#score-table tbody tr").first.inner_text()
+    assert d["result"]["bid_words"] in row, row
+    seats_inside(page, 7, PHONE["width"])
+    pages.shot(page, "hand-over")
+
+
+def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
+    for players in (3, 5):
+        t = napoleon_table(pages, "Ned", seed=players, players=players)
+        page = pages.page(name="Ned", viewport=DESKTOP)
+        page.goto(t["url"])
+        wait_connected(page)
+        s = my_turn(page)
+        seats_inside(page, players, DESKTOP["width"])
+        assert s["actions"]
+        pages.shot(page, f"desktop-{players}")
+        phone = pages.page(name="Ned", **PHONE_KW)
+        phone.goto(t["url"])
+        wait_connected(phone)
+        my_turn(phone)
+        seats_inside(phone, players, PHONE["width"])
+        fits(phone)
+        pages.shot(phone, f"phone-{players}")
+
+
+def test_start_page_offers_napoleon_with_its_switches(pages: Pages) -> None:
+    page = pages.page(name="Nora")
+    page.goto("/")
+    page.wait_for_selector('#preset option[value="napoleon"]', state="attached")
+    page.select_option("#preset", "napoleon")
+    page.wait_for_selector('#rules [data-field="players"]', state="attached")
+    fields = page.evaluate(FIELDS)
+    assert sorted(fields) == ["deals", "duration", "nap_half_loss", "players", "target"], fields
+    options = page.evaluate("() => [...document.querySelectorAll('#rule-players option')].map((o) => o.value)")
+    assert options == ["3", "4", "5", "6", "7"], options
+    assert page.input_value("#rule-deals") == "8"
+    page.select_option("#rule-players", "7")
+    assert page.input_value("#rule-deals") == "14"  # two rounds of deals follow the table's size
+    pages.shot(page, "start")
+    # American has no players switch
+    page.select_option("#preset", "american")
+    page.wait_for_selector('#rules [data-field="stick_the_dealer"]', state="attached")
+    assert "players" not in page.evaluate(FIELDS) and "nap_half_loss" not in page.evaluate(FIELDS)
+    # a game of five opens from the page
+    page.select_option("#preset", "napoleon")
+    page.wait_for_selector('#rules [data-field="players"]', state="attached")
+    page.select_option("#rule-players", "5")
+    page.fill("#name", "Nora")
+    page.click("#play-now")
+    page.wait_for_url("**/table/**")
+    wait_connected(page)
+    page.wait_for_function("() => { const v = window.euchreTable.state.d.view; return v && v.rules.players === 5; }")
+    d = page.evaluate("() => window.euchreTable.state.d")
+    assert d["view"]["rules"]["deals"] == 10 and len(d["seats"]) == 5
+
+
+def test_viewer_replays_a_napoleon_game_of_seven(pages: Pages) -> None:
+    rules = Rules.preset("napoleon", players=7)
+    game, rng = Game(rules, seed=7), random.Random(7)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    page = pages.page(**PHONE_KW)
+    page.goto("/replay")
+    page.wait_for_selector("#upload:not(.hidden)")
+    page.fill("#record", notation.dumps(game, players=["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]))
+    page.click("#load")
+    page.wait_for_selector("#viewer:not(.hidden)")
+    page.wait_for_function("() => window.euchreViewer && window.euchreViewer.index === 0")
+    assert page.locator(".vseat").count() == 7 and page.locator(".vseat .vcards .card").count() == 35
+    assert "5 cards each, 17 unused face down" in page.inner_text("#words")
+    t = page.evaluate("() => window.euchreViewer.timeline")
+    hand = next(h for h in t["hands"] if h["bid"])
+    step = next(i for i in range(hand["first_step"], hand["last_step"] + 1) if t["steps"][i]["kind"] == "play")
+    page.evaluate("""(i) => { const r = document.getElementById('slider'); r.value = String(i);
+                              r.dispatchEvent(new Event('input', {bubbles: true})); }""", step)
+    page.wait_for_function("(i) => window.euchreViewer.index === i", arg=step)
+    assert page.inner_text("#high-bid") == hand["bid_words"]
+    assert "trump" in page.inner_text("#words")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    pages.shot(page, "lead")
