@@ -93,9 +93,10 @@ def position_seed(view: PlayerView) -> int:
 def hintable(view: PlayerView) -> bool:
     """Whether :func:`hint` can advise this view: every position can be, the house rules' too (a
     call for best, the offers, a farmer's exchange: the sampling covers what they hide,
-    :meth:`~euchre.view.PlayerView.resample`). Kept for the callers that ask; whether the seat is
-    to act is :func:`hint`'s own check."""
-    return True
+    :meth:`~euchre.view.PlayerView.resample`), but for Napoleon and the double deck, which the
+    search does not cover yet (:func:`hint` refuses them by name). Whether the seat is to act is
+    :func:`hint`'s own check."""
+    return not (view.rules.napoleon or view.rules.double_deck)
 
 
 CONTROL_MIN = 8
@@ -237,6 +238,8 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     the control variate (see the module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
+    if not hintable(view):
+        view.rules.refuse_six_cards("hints (the search)")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    control=control, auction_samples=auction_samples)

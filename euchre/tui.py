@@ -37,7 +37,7 @@ from euchre.describe import (
     object_form,
     side_words,
 )
-from euchre.errors import IllegalActionError, InvalidActionError
+from euchre.errors import IllegalActionError, InvalidActionError, RulesError
 from euchre.game import Game
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -713,8 +713,12 @@ def _ask_human(
             elif len(view.legal_actions) == 1:
                 console.print(f"Only one choice: {action_words(view.legal_actions[0], view)}.")
             else:
-                with console.status("Thinking..."):
-                    evaluations = hint_fn(view)
+                try:
+                    with console.status("Thinking..."):
+                        evaluations = hint_fn(view)
+                except RulesError as e:  # a game the search does not play yet (Napoleon, the double deck)
+                    console.print(f"No hint here: {str(e).split(': ', 1)[-1]}.")
+                    continue
                 console.print(hint_text(view, evaluations))
             continue
         if word.isdigit():

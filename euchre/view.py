@@ -523,6 +523,8 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
     Hasenpfeffer's unused card is any unseen card no hand was given, Bid Euchre has none. Uniform
     over the consistent deals by rejection sampling; after ``tries`` shuffles that all break a
     void, the constrained fill of :meth:`PlayerView._constrained_fill` (always consistent)."""
+    if view.rules.bid_euchre and view.moon and view.trump is not None:
+        return _resample_moon(view, rng, tries)
     if any(a is None for _, a in view.actions) or view.gifts:
         # A hidden card moved between seats (an exchange these rules may add): not sampled here.
         raise RulesError("Rules: resampling does not cover a hidden exchange of cards in a game "
@@ -578,6 +580,245 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
         assert action is not None
         state._push(action)
     return state
+
+
+class _MoonPlan(NamedTuple):
+    """What :func:`_resample_moon` deals, worked out once per view."""
+
+    me: int | None
+    shooter: int
+    giver: int
+    played: list[int]
+    sizes: list[int]
+    """Cards each seat holds now (0 for the resampling seat), then the hidden discard's bin (1 if
+    the discard is made and this seat did not see it, else 0)."""
+    allowed: list[int]
+    """Per bin, the cards it may hold (voids; the giver's trumps the shooter knows it lacks)."""
+    pool: list[Card]
+    pinned: Card | None
+    """The giver's own view: the card it gave, unplayed, so in the shooter's hand or its discard."""
+    gift: Card | None
+    """The card given, when this seat knows it."""
+    discard: Card | None
+    """The shooter's discard, when this seat knows it."""
+    made: bool
+    """The gift is made (as this seat knows it: for a defender, once the discard is)."""
+
+
+def _moon_plan(view: PlayerView) -> _MoonPlan:
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    z = view.maker
+    p: int = rules.partner(z)  # type: ignore[assignment]  # four players
+    played = [0] * n
+    for tr in view.tricks:
+        for s, c in tr.plays:
+            played[s] |= 1 << c
+    for s, c in view.trick:
+        played[s] |= 1 << c
+    gift = view.gifts[0] if view.gifts else None
+    card = gift[2] if gift is not None else None
+    discard = gift[3] if gift is not None else None
+    if me == z or me == p:
+        made = gift is not None
+        discarded = made and not (view.phase is Phase.BEST_DISCARD and view.to_act == z)
+    else:
+        made = discarded = gift is not None  # the others see the exchange once it is over
+    size = rules.hand_size
+    sizes = [0] * (n + 1)
+    for s in range(n):
+        if s != me:
+            sizes[s] = size - played[s].bit_count()
+    if made and me != p:
+        sizes[p] -= 1  # the giver sits out with five
+    if made and not discarded and me != z:
+        sizes[z] += 1  # the shooter holds seven until the discard
+    hidden_discard = discarded and discard is None
+    sizes[n] = 1 if hidden_discard else 0
+    voids = view.voids()
+    allowed = [~voids.get(s, 0) for s in range(n)] + [~0]
+    t = view.trump
+    assert t is not None
+    trumps = FOLLOW[t][t] if t < NO_TRUMP and not rules.best_card_free else 0
+    if me == z and trumps:
+        # The shooter knows how the card came (RULES-FAMILY.md 12.2 step 2): the giver's highest
+        # trump, or chosen (listed among the actions) by a giver holding no trump.
+        chosen = any(s == p and a is not None and a.kind is Kind.GIVE for s, a in view.actions)
+        if not made or chosen:  # a gift pending or chosen: the giver holds no trump
+            allowed[p] &= ~trumps
+        else:
+            assert card is not None
+            power = POWER[t]
+            allowed[p] &= ~mask_of(c for c in iter_mask(trumps) if power[c] > power[card])
+    pool_mask = view.unseen_mask()
+    pinned: Card | None = None
+    if me == p and card is not None and not played[z] >> card & 1:
+        pinned = card
+    pool = list(iter_mask(pool_mask & ~(1 << pinned if pinned is not None else 0)))
+    if len(pool) + (pinned is not None) != sum(sizes):
+        raise DealError("no deal is consistent with this view (its cards do not add up)")
+    return _MoonPlan(me, z, p, played, sizes, allowed, pool, pinned, card, discard, made)
+
+
+def _moon_try(view: PlayerView, plan: _MoonPlan, rng: random.Random, exact: bool) -> State | None:
+    """One attempt of :func:`_resample_moon`: deal the bins (uniformly, or as a fallback greedily),
+    choose the hidden gift and discard, work back to the deal, replay the hand and keep it only if
+    the seat's view of it is the view."""
+    rules = view.rules
+    n = rules.players
+    me, z, p = plan.me, plan.shooter, plan.giver
+    sizes = plan.sizes
+    out: list[list[Card]] = [[] for _ in sizes]
+    free = sizes[:]
+    places = (z, n) if sizes[n] else (z,)
+    pool = plan.pool[:]
+    rng.shuffle(pool)
+    if exact:
+        if plan.pinned is not None and not _pin(plan.pinned, places, plan.allowed, free, out, rng):
+            return None
+        i = 0
+        for b in range(len(sizes)):
+            part = pool[i:i + free[b]]
+            i += free[b]
+            if mask_of(part) & ~plan.allowed[b]:
+                return None
+            out[b].extend(part)
+    else:
+        # Greedy, always consistent: the most constrained places first (the giver's card, in its
+        # own view, only to the shooter's hand or discard); a defender's sample gives the shooter
+        # the highest trump of what is left over (so the giver held no better one) and has it
+        # discarded.
+        first = [s for s in range(n) if free[s] and (s != p or me == z)]
+        banned = {s: ~plan.allowed[s] for s in first}
+        if plan.pinned is not None:
+            pool.append(plan.pinned)
+            for s in first:
+                if s not in places:
+                    banned[s] |= 1 << plan.pinned
+            if free[n]:
+                first.append(n)
+                banned[n] = 0
+        got = PlayerView._constrained_fill([int(c) for c in pool], first, free, banned, False, rng)
+        if got is None:
+            return None
+        for s, ids in got[0].items():
+            out[s].extend(CARDS[c] for c in ids)
+            free[s] = 0
+        dealt = mask_of(c for b in out for c in b)
+        rest = [c for c in pool if not dealt >> c & 1]
+        t = view.trump
+        if free[n] and me != p:  # a defender's view: the discard is the card given
+            trumps = FOLLOW[t][t] & mask_of(rest) if t is not None and t < NO_TRUMP else 0  # type: ignore[index]
+            top = max(iter_mask(trumps), key=POWER[t].__getitem__) if trumps else rest[0]  # type: ignore[index]
+            out[n].append(top)
+            free[n] = 0
+            rest.remove(top)
+        for b in range(len(sizes)):
+            if free[b]:
+                out[b].extend(rest[:free[b]])
+                rest = rest[free[b]:]
+                free[b] = 0
+    now = [mask_of(out[s]) for s in range(n)]
+    if me is not None:
+        now[me] = mask_of(view.hand)
+    d = plan.discard if plan.discard is not None else (out[n][0] if out[n] else None)
+    card = plan.gift
+    if card is None and plan.made:
+        # A defender's view: any of the shooter's seven may have come from the giver, if the
+        # giver could give it (its highest trump when it held one, else a card of its choice,
+        # each of its six as likely). Exact: kept with the chance of the gift (out of seven).
+        seven = now[z] | plan.played[z] | (1 << d if d is not None else 0)
+        cands: list[Card] = []
+        weights: list[float] = []
+        t = view.trump
+        trumps = FOLLOW[t][t] if t is not None and t < NO_TRUMP and not rules.best_card_free else 0  # type: ignore[index]
+        for c in iter_mask(seven):
+            held = (now[p] | 1 << c) & trumps
+            if held:
+                power = POWER[t]  # type: ignore[index]
+                if held >> c & 1 and all(power[x] < power[c] for x in iter_mask(held) if x != c):
+                    cands.append(c)
+                    weights.append(1.0)
+            else:
+                cands.append(c)
+                weights.append(1.0 / rules.hand_size)
+        if not cands:
+            return None
+        if exact and rng.random() * seven.bit_count() >= sum(weights):
+            return None
+        card = rng.choices(cands, weights=weights)[0] if exact else (d if d in cands else cands[0])
+    deal = [now[s] | plan.played[s] for s in range(n)]
+    if plan.made:
+        assert card is not None
+        if d is not None:
+            deal[z] |= 1 << d
+        if not deal[z] >> card & 1:
+            return None
+        deal[z] &= ~(1 << card)
+        deal[p] |= 1 << card
+    used = 0
+    for m in deal:
+        if m.bit_count() != rules.hand_size or used & m:
+            return None
+        used |= m
+    state = State(rules, dealer=view.dealer, hands=[[CARDS[c] for c in iter_mask(m)] for m in deal],
+                  up_card=None, stock=[])
+    acts = view.actions
+    i = 0
+    while True:
+        if state.phase is Phase.GIVE and me != z and me != p:
+            # A chosen gift the seat does not see (it sees the phase "call for best" meanwhile).
+            if i == len(acts) and view.phase is Phase.CALL_FOR_BEST:
+                break
+            if card is None or not state.hands[p] >> card & 1:
+                return None
+            state._push(GIVE_ACTIONS[card])
+            continue
+        if i == len(acts):
+            break
+        s, a = acts[i]
+        i += 1
+        if s != state.to_act:
+            return None
+        if a is None:  # the shooter's discard, unseen by this seat
+            if state.phase is not Phase.BEST_DISCARD or d is None:
+                return None
+            a = DISCARD_ACTIONS[d]
+        if a not in state.legal_actions():
+            return None
+        state._push(a)
+    if card is not None and (not state.gifts or state.gifts[0].card != card):
+        return None  # the engine's forced gift is not the card the sample gave
+    mine = PlayerView.of(state, me)
+    if any(getattr(mine, name) != getattr(view, name) for name in _COMPARED):
+        return None
+    return state
+
+
+def _resample_moon(view: PlayerView, rng: random.Random, tries: int) -> State:
+    """:func:`_resample_open` for a Bid Euchre moon once trump is named (RULES-FAMILY.md 15, 12.2,
+    12.7): the shooter's partner gives a card and the shooter, holding seven, discards one.
+
+    Each seat knows of it exactly what the view holds: the shooter the card received and its
+    discard, and how the card came (the giver's highest trump, so the giver holds no better one;
+    chosen, so in a suit the giver held no trump; in high and low any card); the giver the card
+    given (now the shooter's, played, or the discard) but not the discard; a defender neither. So
+    the cards the seat has not seen are dealt to the places they may be now (each other seat's
+    hand, the hidden discard), the hidden gift is drawn among the shooter's seven that the giver
+    could have given, the deal is worked back and the hand replayed on it, and the sample is kept
+    only if the seat's view of the replay is the view (as :func:`_resample_house` does). A
+    defender's gift is weighed by its chance (a forced gift 1, a chosen one 1 in 6, out of the
+    seven cards), so samples follow the deals and gifts that explain the view; the discard is
+    taken as any of the seven. After ``tries`` failed attempts, a greedy fill (consistent: the
+    gift is the discard, a trump the highest of the giver's, slightly biased)."""
+    plan = _moon_plan(view)
+    for exact, budget in ((True, tries), (False, 4 * tries)):
+        for _ in range(max(budget, 1)):
+            state = _moon_try(view, plan, rng, exact)
+            if state is not None:
+                return state
+    raise DealError("no deal is consistent with this view")
 
 
 # --- resampling the house rules (RULES-FAMILY.md 12.2-12.4, 12.7) --------------------------------------

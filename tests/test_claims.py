@@ -20,7 +20,7 @@ from euchre.game import certain_sweep
 from euchre.solver import thread_solver
 from euchre.state import Deal, Phase
 
-PRESETS = ["american", "british", "cut-throat", "two-handed"]
+PRESETS = ["american", "british", "cut-throat", "two-handed", "hasenpfeffer", "bid-euchre"]
 
 
 def _deal(hands: list[str], up: str, dealer: int = 3, deck: int = 24) -> Deal:
@@ -76,6 +76,72 @@ def test_claim_after_trumps_are_drawn() -> None:
     for a in line:
         before.push(a)
     assert before.scores == game.scores and before.actions() == game.actions()
+
+
+def _six(hands: list[str], stock: str = "", dealer: int = 3) -> Deal:
+    """A deal of six-card hands (Hasenpfeffer's unused card, or Bid Euchre's empty stock)."""
+    return Deal(dealer, tuple(tuple(Card.parse(c) for c in h.split()) for h in hands), None,
+                tuple(Card.parse(c) for c in stock.split()))
+
+
+def _claimed_as_played(game: Game) -> Game:
+    """Claim for the seat to act; the same line pushed card by card on a copy ends the same."""
+    before = game.copy()
+    line = game.claim()
+    for a in line:
+        before.push(a)
+    assert before.scores == game.scores and before.actions() == game.actions()
+    return game
+
+
+# Hasenpfeffer: seat 1 holds the Joker and the five top diamonds.
+HASEN = _six(["9c Tc Qc Kc Ac 9h", "Jk Jd Jh Ad Kd Qd", "Jc Js Th Qh Kh Ah", "9d Td 9s Ts Qs Ks"], "As")
+# Bid Euchre: seat 0 holds the six top hearts.
+BID = _six(["Jh Jd Ah Kh Qh Th", "9c Tc Jc Qc Ks Qs", "9h Ac Kc 9d Td As", "Ad Kd Qd Js Ts 9s"])
+
+
+def test_a_certain_hasenpfeffer_sweep_is_claimed_and_an_uncertain_one_refused() -> None:
+    hp = Rules.preset("hasenpfeffer")
+    game = Game(hp, deals=[HASEN], dealer=3)
+    for text in ("pass", "bid 2", "pass", "pass", "call d"):
+        game.push(text)
+    assert game.to_act == 1 and certain_sweep(game.view(1))
+    _claimed_as_played(game)
+    hand = game.hands[0]
+    assert hand.is_over and hand.maker_tricks() == 6 and hand.points == (0, 6)
+    # Clubs trump: the Joker is the only trump seat 1 holds; the bowers are out.
+    game = Game(hp, deals=[HASEN], dealer=3)
+    for text in ("pass", "bid 2", "pass", "pass", "call c"):
+        game.push(text)
+    assert game.claim_line() is None
+    assert game.no_claim_reason() == "the rest of the tricks are not certain to be yours: play on"
+    with pytest.raises(IllegalActionError, match="not certain"):
+        game.claim()
+
+
+def test_a_certain_bid_euchre_moon_is_claimed_and_an_uncertain_bid_refused() -> None:
+    be = Rules.preset("bid-euchre")
+    game = Game(be, deals=[BID], dealer=3)
+    for text in ("moon", "pass", "pass", "pass", "call h"):
+        game.push(text)
+    game.push("discard 9h")  # the partner's 9h, given by the engine
+    assert game.to_act == 0 and game.can_claim()
+    _claimed_as_played(game)
+    hand = game.hands[0]
+    assert hand.is_over and hand.maker_tricks() == 6 and hand.points == (12, 0)
+    game = Game(be, deals=[BID], dealer=3)
+    for text in ("bid 3", "pass", "pass", "pass", "call s"):  # spades: seat 0 holds none
+        game.push(text)
+    assert game.claim_line() is None and "not certain" in game.no_claim_reason()
+
+
+def test_napoleon_claims_are_refused_by_name() -> None:
+    game = Game(Rules.preset("napoleon"), seed=3)
+    bot = make_bot("heuristic", seed=1)
+    while game.state.phase is not Phase.PLAY:
+        game.push(bot.choose(game.view(game.to_act)))
+    assert game.claim_line() is None
+    assert "not supported in Napoleon" in game.no_claim_reason()
 
 
 def test_no_claim_outside_trick_play_or_at_the_last_trick() -> None:

@@ -326,8 +326,9 @@ def test_consumers_refuse_six_card_hands() -> None:
     envs = pytest.importorskip("euchre.envs.aec")
     with pytest.raises(RulesError, match="learning environment"):
         envs.raw_env("hasenpfeffer")
+    # (Claims play six-card hands: tests/test_claims.py; before the play there is nothing to claim.)
     game = Game(HP, seed=2)
-    assert game.claim_line() is None
+    assert game.claim_line() is None and "during the play of the cards" in game.no_claim_reason()
 
 
 def test_the_search_bot_plays_a_legal_hand() -> None:

@@ -105,8 +105,10 @@ beat the alternatives by, per trick bid (a bid of 3: 0.15 points, of 6: 0.3). Th
 optimistic about the makers' play as about any call's, and a bid stakes what it offers: failing
 costs the bid, making it gains about as much, so an overestimate of the chance of making it costs
 in proportion to the bid (2.5% too optimistic a chance of making ``k`` costs about 0.05 ``k``
-points). Naming trump after the bid owes no margin of its own: the bid that led to it paid it.
-Not tuned by measurement yet (see bench/README.md, Hasenpfeffer)."""
+points). Bid Euchre's moon stakes its points (``rules.moon_points``, 12) either way, so it owes
+the margin of a bid of that many tricks (0.6 points). Naming trump after the bid owes no margin
+of its own: the bid that led to it paid it. Not tuned by measurement yet (see bench/README.md,
+Hasenpfeffer and Bid Euchre)."""
 PLAY_MISFIT = 0.3
 """Weight of a sample for each card the other side played that the heuristic policy would not
 have played with the sampled hand (reading the card play; ``infer_play``)."""
@@ -123,6 +125,9 @@ loner on every seed (``tests/test_blunders.py``)."""
 
 PRUNE_MARGIN = 0.3
 """Round 2: a call within this many points of the best choice is never dropped early."""
+NAMING_PRUNE = 1.0
+"""The auction games: a naming of trump the seat's own rollouts found this many points behind the
+best, on average over the first samples, is no longer solved (:meth:`SearchBot._prune_namings`)."""
 
 _EVEN_PHASES = frozenset({Phase.PLAY, Phase.GIVE, Phase.BEST_DISCARD, Phase.FARMER_GIVE})
 """The decisions where a choice the search cannot tell from the best goes to the heuristic player's
@@ -132,6 +137,10 @@ farmer's three 9s and 10s are most often all alike to the search)."""
 _AUCTION_PHASES = frozenset({Phase.AUCTION, Phase.NAME_TRUMP})
 """The bidding of the auction games (bids of tricks, then the high bidder names trump): sampled
 ``auction_samples`` times, not ``bid_samples`` (see :class:`SearchBot`)."""
+_EXCHANGE_PHASES = frozenset({Phase.GIVE, Phase.BEST_DISCARD})
+"""Bid Euchre's moon exchange (the partner's gift, the shooter's discard of seven): in the six-card
+games these are sampled ``auction_samples`` times too, each of up to seven choices a six-card
+solve (at ``bid_samples`` the shooter's discard took 0.3 s, and up to 2 s when close)."""
 
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
 """Bids that make trump (the ones :data:`BID_MARGIN` applies to, in the games with an up card)."""
@@ -331,6 +340,9 @@ class SearchBot(Bot):
         rollouts reached at the first lead (:meth:`_hand_points`)."""
         self._redeals = 0
         """Fresh deals that value a misdeal (twice the current evaluation's samples)."""
+        self._namings: frozenset[Action] | None = None
+        """The auction games: the namings of trump the seat's own later choice in a rollout still
+        weighs, once the others are found hopeless (:meth:`_prune_namings`); ``None``: all."""
 
     @property
     def _solver(self) -> Solver:
@@ -352,10 +364,8 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.napoleon or view.rules.double_deck or (view.rules.bid_euchre and view.gifts):
-            # Not searched yet (the heuristic plays): Napoleon, the double deck's twelve-card hands
-            # (past the exact solver's six), and a Bid Euchre moon after its exchange
-            # (PlayerView.resample does not place the hidden gift and discard).
+        if view.rules.napoleon or view.rules.double_deck:  # not searched yet (the heuristic plays): Napoleon,
+            # and the double deck's twelve-card hands, past the exact solver's six
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
@@ -381,12 +391,13 @@ class SearchBot(Bot):
         bidding = view.phase is not Phase.PLAY
         if samples is not None:
             count = samples
-        elif view.phase in _AUCTION_PHASES:
+        elif view.phase in _AUCTION_PHASES or (view.rules.bids_tricks and view.phase in _EXCHANGE_PHASES):
             count = self.auction_samples
         else:
             count = self.bid_samples if bidding else self.samples
         count = max(count, 1)
         self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
+        self._namings = None
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
         most = count * self.close_factor if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
@@ -401,8 +412,12 @@ class SearchBot(Bot):
                 w *= self._play_weight(sample, seat, self.infer_play, fits)
             acc.add(self._values(sample, seat, candidates, view), w)
             i += 1
-            if prune and bidding and i == max(self.min_samples, count // 4) and view.phase is Phase.BID2:
-                candidates = self._prune(candidates, acc)
+            if prune and bidding and i == max(self.min_samples, count // 4):
+                if view.phase is Phase.BID2:
+                    candidates = self._prune(candidates, acc)
+                elif view.phase in _AUCTION_PHASES:
+                    candidates = self._prune_auction(candidates, acc, view)
+                    self._namings = self._prune_namings(acc)
             if i >= count and (i - count) % step == 0 and i < most:
                 ranked = self._finish(acc, candidates, view)
                 if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
@@ -482,6 +497,11 @@ class SearchBot(Bot):
         :data:`TRICK_BID_MARGIN` per trick; naming trump after an auction: none)."""
         margin = 0.0
         tricks = a.tricks
+        if a.kind is Kind.MOON:
+            # Every trick, alone, for the moon's points either way: the stake of a bid of
+            # ``moon_points`` tricks (0.6 points at 12), and no margin for going alone (the moon
+            # has no version with the partner to beat).
+            return self.trick_margin * view.rules.moon_points
         if tricks is not None:
             margin += self.trick_margin * tricks
         elif a.kind in _MAKING and view.phase is not Phase.JOKER and view.rules.has_up_card:
@@ -523,6 +543,48 @@ class SearchBot(Bot):
                 if a == PASS or a == best or (best is not None and a.kind is Kind.CALL_ALONE and a.trump == best.trump)
                 or top - means[a] <= max(PRUNE_MARGIN, 3 * errors[a][1])]
         return keep
+
+    def _prune_auction(self, candidates: list[Action], acc: _Sums, view: PlayerView) -> list[Action]:
+        """The auction games' bids and namings of trump, as :meth:`_prune` does round 2: after the
+        first samples, drop the choices clearly behind the best (more than :data:`PRUNE_MARGIN`
+        points and three standard errors of the difference), passing kept. Each choice there costs
+        six-card solves per sample (a moon's own, every naming of trump a rollout may reach), and
+        most are hopeless early: a moon on an ordinary hand, a suit the seat holds nothing of.
+        The values are read as :meth:`_finish` makes them (a bid's worth includes the seat's own
+        later naming of trump, chosen over the samples)."""
+        ranked = self._finish(acc, candidates, view)
+        top = max(e.points for e in ranked)
+        best = ranked[0].action
+        keep = {e.action for e in ranked
+                if e.action == PASS or e.action == best or top - e.points <= max(PRUNE_MARGIN, 3 * e.stderr_vs_best)}
+        return [a for a in candidates if a in keep]
+
+    def _prune_namings(self, acc: _Sums) -> frozenset[Action] | None:
+        """The auction games, at the prune point: the namings of trump worth solving in the rest
+        of the samples' rollouts where the seat names trump itself (each naming a six-card solve
+        per sample, up to six of them). A naming more than :data:`NAMING_PRUNE` points behind the
+        best, on average over every such rollout so far, is dropped here and from the sums (so
+        that every choice left in a group is summed over the same samples); the seat's cards
+        decide its trump in almost every rollout alike."""
+        totals: dict[Action, list[float]] = {}
+        for group in acc.later.values():
+            for b, (pts, _util, w) in group.items():
+                if b.kind is Kind.CALL:
+                    t = totals.setdefault(b, [0.0, 0.0])
+                    t[0] += pts
+                    t[1] += w
+        means = {b: t[0] / t[1] for b, t in totals.items() if t[1] > 0}
+        if len(means) < 2:
+            return None
+        top = max(means.values())
+        drop = {b for b, m in means.items() if top - m > NAMING_PRUNE}
+        if not drop:
+            return None
+        for group in acc.later.values():
+            if any(b not in drop for b in group):
+                for b in drop & group.keys():
+                    del group[b]
+        return frozenset(b for b in means if b not in drop)
 
     # --- valuing one sample -----------------------------------------------------------------
     def _values(self, sample: State, seat: int, actions: list[Action],
@@ -603,7 +665,10 @@ class SearchBot(Bot):
         every choice valued, for :meth:`evaluate` to pick the one best over all the samples that
         reach the same point, as the bot will then."""
         values: dict[Action, tuple[float, float]] = {}
+        keep = self._namings if st.phase is Phase.NAME_TRUMP else None
         for b in st.legal_actions():
+            if keep is not None and b not in keep:
+                continue  # a hopeless naming of trump (_prune_namings)
             t = st.copy(stack=False)
             t._push(b)
             while t.phase is not Phase.PLAY and not t.is_over:
