@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -290,3 +290,33 @@ def serve(url: str, *, limits: bool = False, clock: Callable[[], float] | None =
     with in_process_server(url, cfg, limits=limits, clock=clock) as base, \
             httpx.Client(base_url=base, timeout=10) as http:
         yield Live(url, base, http)
+
+
+# --- helpers of the sister games' server tests ---------------------------------------------------
+def run(coro: Awaitable[Any], timeout: float = 120.0) -> Any:
+    """Run a test's coroutine to its end, failing it after ``timeout`` seconds."""
+    async def main() -> Any:
+        return await asyncio.wait_for(coro, timeout)
+
+    return asyncio.run(main())
+
+
+def tokens_of(created: dict[str, Any]) -> list[str]:
+    """The seat tokens of a created table: the creator's, then each link's."""
+    return [created["token"]] + [link["token"] for link in created["links"]]
+
+
+async def reply(c: Client, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+    """Send an ``act`` and return its answer (the ``ack`` or ``err`` with its id)."""
+    await c.send(frame)
+    while True:
+        f = await c.recv(timeout)
+        if f["t"] in ("ack", "err") and f.get("id") == frame.get("id"):
+            return f
+
+
+async def sync(clients: list[Client], v: int) -> None:
+    """Read every client's frames up to version ``v``."""
+    for c in clients:
+        while c.v < v:
+            await c.recv(10)

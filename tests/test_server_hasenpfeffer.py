@@ -11,15 +11,13 @@ The server runs in this process (``server_support.serve``) on SQLite, as in ``te
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, Live, fresh_database, serve
+from server_support import Client, Live, fresh_database, reply, run, serve, sync, tokens_of
 from test_server_leaks import check_frames, truth_of
 
 from euchre import Game, notation
@@ -28,32 +26,6 @@ from euchre.rules import Rules
 PRESET = "hasenpfeffer"
 BIDS = {"pass"} | {f"bid {n}" for n in range(1, 7)}
 CALLS = {f"call {s}" for s in "cdhs"}
-
-
-def run(coro: Awaitable[Any], timeout: float = 120.0) -> Any:
-    async def main() -> Any:
-        return await asyncio.wait_for(coro, timeout)
-
-    return asyncio.run(main())
-
-
-def tokens_of(created: dict[str, Any]) -> list[str]:
-    return [created["token"]] + [link["token"] for link in created["links"]]
-
-
-async def reply(c: Client, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-    """Send an ``act`` and return its answer (the ``ack`` or ``err`` with its id)."""
-    await c.send(frame)
-    while True:
-        f = await c.recv(timeout)
-        if f["t"] in ("ack", "err") and f.get("id") == frame.get("id"):
-            return f
-
-
-async def sync(clients: list[Client], v: int) -> None:
-    for c in clients:
-        while c.v < v:
-            await c.recv(10)
 
 
 def check_state(d: dict[str, Any], seat: int | None) -> None:

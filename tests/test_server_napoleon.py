@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, Live, fresh_database, serve
+from server_support import Client, Live, fresh_database, reply, run, serve
 from test_server_leaks import CARD_RE, check_frames, truth_of
 
 from euchre import Game, notation
@@ -28,22 +27,6 @@ from euchre.rules import Rules
 PRESET = "napoleon"
 BIDS = {"pass", "bid 2", "bid 3", "misere", "bid 4", "nap", "wellington", "blucher"}
 BID_WORDS = {1: "2 tricks", 2: "3 tricks", 3: "misère", 4: "4 tricks", 5: "Nap", 6: "Wellington", 7: "Blücher"}
-
-
-def run(coro: Awaitable[Any], timeout: float = 120.0) -> Any:
-    async def main() -> Any:
-        return await asyncio.wait_for(coro, timeout)
-
-    return asyncio.run(main())
-
-
-async def reply(c: Client, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-    """Send an ``act`` and return its answer (the ``ack`` or ``err`` with its id)."""
-    await c.send(frame)
-    while True:
-        f = await c.recv(timeout)
-        if f["t"] in ("ack", "err") and f.get("id") == frame.get("id"):
-            return f
 
 
 def check_state(d: dict[str, Any], seat: int | None, players: int) -> None:
