@@ -164,8 +164,10 @@ def check_conservation(s: State) -> None:
         parts.append(s.discard)
     parts.extend(g.discard for g in s.gifts if g.discard is not None)  # call for best
     held = {c for h in s.hands for c in iter_mask(h)}
-    # The farmer's hand: the cards the farmer took from the stock are held, those given are there.
-    parts.extend(c for c in s.deal.stock if c not in held)
+    played = set(played_cards(s))
+    # The farmer's hand: the cards the farmer took from the stock are held (or played since: a
+    # finished hand's farmer holds nothing), those given are there.
+    parts.extend(c for c in s.deal.stock if c not in held and c not in played)
     parts.extend(s.farmer_gave)
     if not s.up_card_taken:
         parts.append(s.up_card)

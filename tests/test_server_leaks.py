@@ -546,7 +546,7 @@ CONFIGS = [
     pytest.param("railroad", {}, "medium", 5, id="railroad"),
     pytest.param("railroad", {"best_card_free": True, "stick_the_dealer": True}, "easy", 5, id="railroad-switches"),
     pytest.param("hasenpfeffer", {}, "medium", 5, id="hasenpfeffer"),
-    pytest.param("hasenpfeffer", {"defenders_score_tricks": True, "target": 7}, "easy", 5,
+    pytest.param("hasenpfeffer", {"defenders_score_tricks": True, "target": 12}, "easy", 5,
                  id="hasenpfeffer-defenders-score"),
     pytest.param("bid-euchre", {}, "medium", 5, id="bid-euchre"),
     pytest.param("bid-euchre", {"target": 12}, "easy", 5, id="bid-euchre-12"),
