@@ -726,6 +726,8 @@ class State:
             if self.phase is not Phase.AUCTION:
                 return f"no bid now: it is {self.phase_words()}; you may: {options}"
             if k is Kind.MOON:
+                if self.rules.bid_euchre:  # (legal until a moon is bid)
+                    return f"nothing beats the moon; you may: {options}"
                 return f"these rules have no moon (Bid Euchre's bid of every trick); you may: {options}"
             if self.rules.napoleon:
                 if a not in NAPOLEON_BIDS:

@@ -134,6 +134,8 @@ def test_bids_offered_in_turn() -> None:
     assert s.legal_actions() == [PASS]  # nothing beats the moon
     with pytest.raises(IllegalActionError, match="nothing beats the moon"):
         s.push("bid 6")
+    with pytest.raises(IllegalActionError, match="nothing beats the moon"):
+        s.push("moon")
     push_all(s, "pass", "pass")
     assert s.phase is Phase.NAME_TRUMP and s.to_act == 1
 
