@@ -549,7 +549,7 @@ CONFIGS = [
     pytest.param("hasenpfeffer", {"defenders_score_tricks": True, "target": 12}, "easy", 5,
                  id="hasenpfeffer-defenders-score"),
     pytest.param("bid-euchre", {}, "medium", 5, id="bid-euchre"),
-    pytest.param("bid-euchre", {"target": 12}, "easy", 5, id="bid-euchre-12"),
+    pytest.param("bid-euchre", {"target": 20}, "easy", 5, id="bid-euchre-20"),
     # Napoleon at three, five and seven seats: the pack's unused cards are in no one's knowledge
     pytest.param("napoleon", {"players": 3}, "medium", 5, id="napoleon-3"),
     pytest.param("napoleon", {"players": 5, "nap_half_loss": True}, "easy", 3, id="napoleon-5"),
