@@ -321,6 +321,16 @@ class PlayerView:
                 mask |= 1 << TWIN[f]
         return mask
 
+    def played_masks(self) -> list[int]:
+        """The cards each seat has played this hand, as a mask per seat (the resampling's start)."""
+        played = [0] * self.rules.players
+        for tr in self.tricks:
+            for s, c in tr.plays:
+                played[s] |= 1 << c
+        for s, c in self.trick:
+            played[s] |= 1 << c
+        return played
+
     @property
     def moon(self) -> bool:
         """Bid Euchre: the high bid so far is the moon (every trick, alone)."""
@@ -370,12 +380,7 @@ class PlayerView:
         dealer = self.dealer
         up = self.up_card
         assert up is not None  # resampling refuses Hasenpfeffer (no up card)
-        played: list[int] = [0] * n
-        for tr in self.tricks:
-            for s, c in tr.plays:
-                played[s] |= 1 << c
-        for s, c in self.trick:
-            played[s] |= 1 << c
+        played = self.played_masks()
         all_played = 0
         for m in played:
             all_played |= m
@@ -531,12 +536,7 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
                          "without an up card yet")
     rules = view.rules
     n = rules.players
-    played = [0] * n
-    for tr in view.tricks:
-        for seat, c in tr.plays:
-            played[seat] |= 1 << c
-    for seat, c in view.trick:
-        played[seat] |= 1 << c
+    played = view.played_masks()
     all_played = 0
     for m in played:
         all_played |= m
@@ -611,12 +611,7 @@ def _moon_plan(view: PlayerView) -> _MoonPlan:
     me = view.seat
     z = view.maker
     p: int = rules.partner(z)  # type: ignore[assignment]  # four players
-    played = [0] * n
-    for tr in view.tricks:
-        for s, c in tr.plays:
-            played[s] |= 1 << c
-    for s, c in view.trick:
-        played[s] |= 1 << c
+    played = view.played_masks()
     gift = view.gifts[0] if view.gifts else None
     card = gift[2] if gift is not None else None
     discard = gift[3] if gift is not None else None
@@ -905,12 +900,7 @@ def _house_plan(view: PlayerView) -> _Plan:
     plan = _Plan()
     plan.n = n
     plan.me = me
-    played = [0] * n
-    for tr in view.tricks:
-        for s, c in tr.plays:
-            played[s] |= 1 << c
-    for s, c in view.trick:
-        played[s] |= 1 << c
+    played = view.played_masks()
     plan.played = played
     fixed = 0
     for m in played:
