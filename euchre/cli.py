@@ -136,6 +136,8 @@ def rules_error_words(message: str) -> str:
     text = re.sub(r"\b([a-z][a-z_]*)=(\d+)\b", lambda m: f"{option(m.group(1))} {m.group(2)}", text)
     text = re.sub(r"(--[a-z-]+) \(\1\)", r"\1", text)  # "set --no-going-alone (--no-going-alone)"
     text = text.replace(", or None", "").replace("(got True)", "(got on)").replace("(got False)", "(got off)")
+    text = re.sub(r"must stay (True|False|None)\b",
+                  lambda m: "must stay " + {"True": "on", "False": "off", "None": "unset"}[m.group(1)], text)
     return text
 
 
