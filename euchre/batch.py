@@ -22,6 +22,13 @@ score of 0 to 0 (what the heuristic sees, as for a :class:`~euchre.view.PlayerVi
 a game). A deal on which a misdeal is called (ace-no-face) ends there, cancelled (``misdeal`` is
 the caller's seat, no points): it is a row of the batch, not a hand of a game.
 
+The sister games (Hasenpfeffer, Bid Euchre, its double deck, Napoleon: RULES-FAMILY.md 14-16)
+are not compiled: they have no up card, bid tricks, deal six or twelve cards, or seat up to seven
+each for themselves, none of which the ``int64`` row has room for. :func:`simulate` and
+:class:`VectorEnv` refuse them (:func:`refuse_sister_games`) and name what plays them: the
+PettingZoo environment ``euchre_v0``, the OpenSpiel game ``python_euchre`` and ``euchre
+simulate``, all on the engine (``docs/rl.md``, section "The sister games").
+
 Randomness: hand ``i`` of ``simulate(..., seed=s)`` draws everything (the shuffle, a random
 dealer, every random choice) from its own generator, seeded from ``(s, i)`` (SplitMix64), so a
 batch is the same for one seed whatever its size: the first ``k`` hands of a batch of ``N`` are
@@ -42,10 +49,11 @@ from numba import njit
 
 from euchre.actions import EUCHRE_ACTIONS
 from euchre.cards import CARDS, EFFECTIVE, FOLLOW, JOKER, NUM_CARDS, NUM_TRUMPS, POWER, deck_cards, deck_mask, sort_hand
+from euchre.errors import RulesError
 from euchre.rules import HAND_SIZE, Rules
 from euchre.state import Deal, State
 
-__all__ = ["simulate", "BatchResult", "VectorEnv", "MAX_ACTIONS", "POLICIES"]
+__all__ = ["simulate", "BatchResult", "VectorEnv", "MAX_ACTIONS", "POLICIES", "refuse_sister_games"]
 
 POLICIES = ("random", "heuristic")
 """The policies a seat may follow (:func:`simulate`'s ``policy``)."""
@@ -138,8 +146,34 @@ _FIELDS = 66
 _RFIELDS = 26
 
 
+def refuse_sister_games(rules: Rules) -> None:
+    """Raise :class:`~euchre.errors.RulesError` for the rules of a sister game, which the compiled
+    engine does not play, naming the interfaces that do (the engine's own speed, not compiled).
+
+    >>> refuse_sister_games(Rules.preset("napoleon"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    euchre.errors.RulesError: Rules.napoleon: euchre.batch (the compiled batch engine) plays Euchre only, ...
+    """
+    game = rules.sister_game
+    if game is None:
+        return
+    field = "auction" if rules.auction else "bid_euchre" if rules.bid_euchre else "napoleon"
+    exact = rules.preset_name()
+    preset = exact or ("napoleon" if rules.napoleon else "bid-euchre-double" if rules.double_deck
+                       else "bid-euchre" if rules.bid_euchre else "hasenpfeffer")
+    same = "" if exact else f" (the {preset} preset with these rules' switches)"
+    raise RulesError(
+        f"Rules.{field}: euchre.batch (the compiled batch engine) plays Euchre only, not {game}: its "
+        "compiled hand has no auction, no hand without an up card and no more than five cards or four "
+        f"seats. Play {game} on the engine instead{same}: the PettingZoo environment "
+        f"(euchre.envs.euchre_v0.env(rules={preset!r})), the OpenSpiel game "
+        f"(pyspiel.load_game('python_euchre(preset={preset})') after import euchre.openspiel_game), "
+        f"or bots against each other with `euchre simulate --rules {preset}` (docs/rl.md, \"The sister games\")")
+
+
 def _rules_row(rules: Rules) -> np.ndarray:
-    rules.refuse_six_cards("euchre.batch (the vectorised engine)")
+    refuse_sister_games(rules)
     r = np.zeros(_RFIELDS, dtype=np.int64)
     r[_R_N] = rules.players
     r[_R_DECK] = _DECKS.index(rules.deck)
@@ -1720,6 +1754,7 @@ def simulate(rules: Rules | None = None, hands: int = 1000, *, seed: int = 0,
     ((100, 2), True)
     """
     rules = Rules() if rules is None else rules
+    refuse_sister_games(rules)
     n = rules.players
     names, codes = _policy_codes(policy, n)
     mode = _dealer_mode(dealer, n)
@@ -2055,6 +2090,7 @@ class VectorEnv:
 
     def __init__(self, rules: Rules | None = None, n: int = 64, *, seed: int = 0, dealer: int | str = "rotate") -> None:
         self.rules = Rules() if rules is None else rules
+        refuse_sister_games(self.rules)
         if n < 1:
             raise ValueError(f"n: at least one table, got {n}")
         self.n = int(n)

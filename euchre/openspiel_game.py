@@ -3,6 +3,7 @@
     import pyspiel
     import euchre.openspiel_game  # registers python_euchre
     game = pyspiel.load_game("python_euchre(preset=british,call_for_best=true)")
+    nap = pyspiel.load_game("python_euchre(preset=napoleon,players=7)")  # the sister games too
 
 It has the shape of OpenSpiel's ``open_spiel/python/games/*.py`` (a ``pyspiel.Game`` subclass, a
 ``pyspiel.State`` subclass, an observer from ``make_py_observer``) and knows no rule of Euchre: the
@@ -11,16 +12,25 @@ observation, tensor or string, is built from the :class:`~euchre.view.PlayerView
 which holds no hidden card. ``docs/rl.md`` (section "OpenSpiel") documents the parameters, the
 chance model, the returns and the tensor layout; in short:
 
+* **games**: Euchre under every preset and house rule, and the sister games (RULES-FAMILY.md
+  14-16): ``hasenpfeffer``, ``bid-euchre``, ``bid-euchre-double`` and ``napoleon`` at 3 to 7
+  players (``players=7``: the pack follows the table's size);
 * **parameters**: ``preset`` (any preset or alias, default ``american``), every field of
   :class:`~euchre.rules.Rules` by its name (:data:`SWITCHES`), ``horizon`` (``hand``, the default,
   or ``game``) and ``max_hands`` (the truncation of a whole game);
 * **chance**: the dealer (uniform over the seats; the first deal only), then the cards one at a
-  time, the k-th to seat ``(dealer + k) % players`` (the dealer first), then the up card; the rest
-  of the deck is the stock. A deal has far too many outcomes for a single chance node;
-* **actions**: our action codes (:mod:`euchre.actions`, 0..118), exactly the engine's legal ones;
+  time, the k-th to seat ``(dealer + k) % players`` (the dealer first), then the up card (Euchre
+  only: the sister games turn none up); the rest of the deck is the stock. The double deck's
+  outcomes are the 24 faces, each as likely as the copies of it still undealt (no player can
+  tell two copies apart, so neither can the history). A deal has far too many outcomes for a
+  single chance node;
+* **actions**: our action codes (:mod:`euchre.actions`), exactly the engine's legal ones: 0..118
+  for Euchre, every code (0..179) for a sister game;
 * **returns**: ``x[side] - (sum(x) - x[side]) / (sides - 1)`` for each seat's side, where ``x`` is
   the points of the hand per side (``horizon=hand``) or 1 for a winning side and 0 for the others
   (``horizon=game``): with two sides, a side's points less the other's, as OpenSpiel's ``euchre``.
+  Napoleon's points of a hand already sum to 0 (the bidder is paid by or pays every other seat):
+  with ``horizon=hand`` they are the returns as they are.
 """
 
 from __future__ import annotations
@@ -34,15 +44,18 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from euchre.actions import ACTIONS, EUCHRE_ACTIONS, Kind
-from euchre.cards import CARDS, NUM_TRUMPS, deck_cards, trump_letter
+from euchre.actions import ACTIONS, EUCHRE_ACTIONS, NAPOLEON_BIDS, NUM_ACTIONS, Kind
+from euchre.cards import CARDS, NUM_ALL_TRUMPS, NUM_TRUMPS, deck_cards, face, trump_letter
+from euchre.envs.observation import card_slots, sister_bid_codes
+from euchre.errors import DealError
 from euchre.game import Game
 from euchre.rules import Rules
 from euchre.state import EUCHRE_PHASES, Phase, State
 from euchre.view import PlayerView
 
 __all__ = ["GAME_NAME", "PARAMETERS", "SWITCHES", "HORIZONS", "EuchreGame", "EuchreState", "EuchreObserver",
-           "rules_from_params", "game_string", "deal_length", "deal_actions", "state_from_engine", "resampler"]
+           "rules_from_params", "game_string", "deal_length", "deal_actions", "state_from_engine", "resampler",
+           "num_actions", "hand_bound"]
 
 GAME_NAME = "python_euchre"
 
@@ -126,9 +139,52 @@ def deal_length(rules: Rules) -> int:
     """An upper bound on the decisions of one deal: the ace-no-face offers, the farmer's offer and
     three cards, two rounds of bidding, the take or the Joker's call, the discard, two defenders,
     two calls for best (a gift and a discard each) and the tricks. A hand cancelled by a misdeal
-    ends after its offers and its redeal has none, so it is also the bound of a hand."""
+    ends after its offers and its redeal has none, so it is also the bound of a hand. A sister
+    game: one bid a seat, the naming of trump, Bid Euchre's moon gift and discard, the tricks."""
     n = rules.players
+    if rules.sister_game is not None:
+        return n + 1 + 2 + rules.hand_size * n
     return n + 4 + 2 * n + 2 + 1 + 2 + 4 + rules.hand_size * n
+
+
+def num_actions(rules: Rules) -> int:
+    """The action space of ``rules``: Euchre's codes (``EUCHRE_ACTIONS``, 119) for every rule set of
+    Euchre, so its layouts never change; every code (``NUM_ACTIONS``, 180) for a sister game."""
+    return EUCHRE_ACTIONS if rules.sister_game is None else NUM_ACTIONS
+
+
+def hand_bound(rules: Rules) -> float:
+    """The largest return of one hand (``horizon=hand``), either sign: Euchre's largest score;
+    Hasenpfeffer twice its tricks (the makers lose the bid, the defenders score the rest); Bid
+    Euchre a failed moon and the defenders' tricks; Napoleon a Blücher paid by every other seat.
+
+    >>> hand_bound(Rules()), hand_bound(Rules.preset("bid-euchre")), hand_bound(Rules.preset("napoleon", players=7))
+    (4.0, 18.0, 240.0)
+    """
+    if rules.auction:
+        return 2.0 * rules.hand_size
+    if rules.bid_euchre:
+        return float(rules.moon_points + rules.hand_size)
+    if rules.napoleon:
+        return float(_BLUCHER * (rules.players - 1))
+    return float(max(rules.make_points, rules.march_points, rules.loner_march_points, rules.euchre_points,
+                     rules.loner_euchre_points, rules.lone_defender_euchre_points, rules.super_euchre_points))
+
+
+_BLUCHER = 40
+"""What Napoleon's Blücher wins or loses from each other seat (RULES-FAMILY.md 16), the largest payment."""
+
+
+def _chance_deck(rules: Rules) -> tuple[int, ...]:
+    """The chance outcomes of a card, one entry a copy: the deck's ids; the double deck's 24
+    faces, each twice (a dealt face is the card, whichever copy it is)."""
+    cards = tuple(int(c) for c in deck_cards(rules.deck))
+    return cards + cards if rules.double_deck else cards
+
+
+def _dealt(rules: Rules) -> int:
+    """The cards a deal hands out as chance outcomes: every seat's, then the up card (Euchre)."""
+    return rules.hand_size * rules.players + (1 if rules.has_up_card else 0)
 
 
 @dataclass(frozen=True)
@@ -147,13 +203,13 @@ class _Config:
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
-    long_name="Python Euchre (the euchre package's engine, every preset and house rule)",
+    long_name="Python Euchre (the euchre package's engine, every preset and house rule, the sister games)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
+    max_num_players=7,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -170,7 +226,6 @@ class EuchreGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**PARAMETERS, **(params or {})}
         rules = rules_from_params(params)
-        rules.refuse_six_cards("the OpenSpiel game")
         horizon = str(params["horizon"])
         max_hands = int(params["max_hands"])
         if horizon not in HORIZONS:
@@ -181,16 +236,11 @@ class EuchreGame(pyspiel.Game):
                                  "or a target or deals ending")
             if max_hands < 1:
                 raise ValueError(f"max_hands must be at least 1, got {max_hands}")
-        deck = tuple(int(c) for c in deck_cards(rules.deck))
+        deck = _chance_deck(rules)
         length = deal_length(rules)
-        if horizon == "hand":
-            bound = float(max(rules.make_points, rules.march_points, rules.loner_march_points, rules.euchre_points,
-                              rules.loner_euchre_points, rules.lone_defender_euchre_points,
-                              rules.super_euchre_points))
-        else:
-            bound = 1.0
+        bound = hand_bound(rules) if horizon == "hand" else 1.0
         info = pyspiel.GameInfo(
-            num_distinct_actions=EUCHRE_ACTIONS,
+            num_distinct_actions=num_actions(rules),
             max_chance_outcomes=max(max(deck) + 1, rules.players),
             num_players=rules.players,
             min_utility=-bound,
@@ -264,13 +314,12 @@ class _Episode:
         self.length += 1
         cfg = self.cfg
         rules = cfg.rules
-        n = rules.players
         if self.dealing:
             if self.dealer < 0:
                 self.dealer = action
                 return
             self.cards.append(action)
-            if len(self.cards) == rules.hand_size * n + 1:
+            if len(self.cards) == _dealt(rules):
                 self._deal()
             return
         assert self.game is not None
@@ -299,9 +348,10 @@ class _Episode:
         rules = self.cfg.rules
         n = rules.players
         hands: list[list[int]] = [[] for _ in range(n)]
-        for k, c in enumerate(self.cards[:-1]):
+        for k, c in enumerate(self.cards[:rules.hand_size * n]):
             hands[(self.dealer + k) % n].append(c)
-        hand = State(rules, dealer=self.dealer, hands=hands, up_card=self.cards[-1], after_misdeal=self.after_misdeal)
+        up = self.cards[-1] if rules.has_up_card else None
+        hand = State(rules, dealer=self.dealer, hands=hands, up_card=up, after_misdeal=self.after_misdeal)
         if self.game is None:
             self.game = Game(rules, seed=0, dealer=self.dealer, clock=_still, deals=[hand.deal])
         else:
@@ -318,6 +368,8 @@ class _Episode:
         if self.cfg.horizon == "hand":
             points = self.game.state.points
             assert points is not None
+            if rules.napoleon:  # each pays each: the points are zero-sum as scored
+                return [float(points[rules.side_of(s)]) for s in range(n)]
             x = [float(p) for p in points]
         else:
             x = [1.0 if side in self.game.winners else 0.0 for side in range(rules.sides)]
@@ -349,15 +401,19 @@ class EuchreState(pyspiel.State):
         return sorted(int(a) for a in self._ep.hand().legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Uniform over the seats (the dealer), then over the cards not yet dealt."""
+        """Uniform over the seats (the dealer), then over the cards not yet dealt (the double
+        deck: over its copies, so a face with both copies left is twice as likely)."""
         ep = self._ep
         if ep.dealer < 0:
             n = ep.cfg.rules.players
             return [(s, 1.0 / n) for s in range(n)]
-        dealt = set(ep.cards)
-        rest = [c for c in ep.cfg.deck if c not in dealt]
-        p = 1.0 / len(rest)
-        return [(c, p) for c in rest]
+        left: dict[int, int] = {}
+        for c in ep.cfg.deck:
+            left[c] = left.get(c, 0) + 1
+        for c in ep.cards:
+            left[c] -= 1
+        total = sum(left.values())
+        return [(c, k / total) for c, k in left.items() if k > 0]
 
     def _apply_action(self, action: int) -> None:
         self._ep.apply(int(action))
@@ -420,7 +476,14 @@ class EuchreState(pyspiel.State):
             raise ValueError("resampling needs a decision node of a dealt hand")
         redeal = self._ep.hand().after_misdeal
         for _ in range(_REDEAL_TRIES):
-            sample: State | None = view.resample(rng)
+            try:
+                sample: State | None = view.resample(rng)
+            except DealError as e:
+                if not self.rules.double_deck:
+                    raise
+                raise DealError(f"the engine's PlayerView.resample cannot resample this double-deck view ({e}): "
+                                "a known limitation of its sampler once play has begun or after a moon, so "
+                                "search by resampling (IS-MCTS) does not play bid-euchre-double yet") from e
             if sample is not None and sample.after_misdeal != redeal:
                 sample = _as_redeal(sample, view) if redeal else None
             if sample is not None:
@@ -456,12 +519,13 @@ def _as_redeal(sample: State, view: PlayerView) -> State | None:
 
 def deal_actions(hand: State) -> list[int]:
     """The chance actions that deal ``hand``'s cards (the dealer's outcome excluded): the k-th
-    card to seat ``(dealer + k) % players``, then the up card."""
+    card to seat ``(dealer + k) % players``, then the up card (none in the sister games); the
+    double deck's cards as their faces."""
     deal = hand.deal
     n = hand.n
     size = hand.rules.hand_size
-    assert deal.up_card is not None  # the OpenSpiel game refuses Hasenpfeffer
-    return [int(deal.hands[(deal.dealer + k) % n][k // n]) for k in range(size * n)] + [int(deal.up_card)]
+    cards = [int(face(deal.hands[(deal.dealer + k) % n][k // n])) for k in range(size * n)]
+    return cards + ([] if deal.up_card is None else [int(deal.up_card)])
 
 
 def _rebuild(game: EuchreGame, prefix: list[int], hand: State) -> EuchreState:
@@ -499,7 +563,10 @@ class EuchreObserver:
     named slices (``dict``) and a string, both built from one :class:`PlayerView`: the seat's
     (``private_info=SINGLE_PLAYER``, the default) or a spectator's (``private_info=NONE``). Seats,
     sides and cards are absolute (cards in id order of the rules' deck); the layout is in
-    ``docs/rl.md``. ``perfect_recall=True`` adds the hand's action history (the information state)."""
+    ``docs/rl.md``. ``perfect_recall=True`` adds the hand's action history (the information state).
+    A sister game has a layout of its own (no up card; the auction, the bidder and the high bid;
+    every phase; Napoleon's trump without bowers), sized by its seats, pack and tricks; the double
+    deck's two copies of a card share its slot, which counts them."""
 
     def __init__(self, cfg: _Config, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -511,6 +578,20 @@ class EuchreObserver:
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public = bool(iig_obs_type.public_info)
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        rules = cfg.rules
+        self.sister = rules.sister_game is not None
+        pieces = self._sister_pieces(rules) if self.sister else self._euchre_pieces(cfg)
+        total = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(total, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        i = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[i:i + size].reshape(shape)
+            i += size
+
+    def _euchre_pieces(self, cfg: _Config) -> list[tuple[str, tuple[int, ...]]]:
+        """The slices of Euchre's tensor (every rule set of Euchre), in order."""
         rules = cfg.rules
         n, d, sides = rules.players, len(cfg.deck), rules.sides
         self.card_index = {c: i for i, c in enumerate(cfg.deck)}
@@ -528,14 +609,31 @@ class EuchreObserver:
             ]
             if self.perfect_recall:
                 pieces.append(("history", (cfg.deal_length, n + 1 + EUCHRE_ACTIONS)))
-        total = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(total, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        i = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[i:i + size].reshape(shape)
-            i += size
+        return pieces
+
+    def _sister_pieces(self, rules: Rules) -> list[tuple[str, tuple[int, ...]]]:
+        """The slices of a sister game's tensor, in order, sized by its rules."""
+        n, sides = rules.players, rules.sides
+        cards = card_slots(rules)
+        d = len(cards)
+        self.card_index = {c: i for i, c in enumerate(cards)}
+        self.bid_index = {code: i for i, code in enumerate(sister_bid_codes(rules))}
+        pieces: list[tuple[str, tuple[int, ...]]] = []
+        if self.private:
+            pieces += [("player", (n,)), ("hand", (d,))]
+        if self.public:
+            pieces += [
+                ("phase", (len(Phase) + 1,)), ("dealer", (n,)), ("to_act", (n,)), ("trump", (NUM_ALL_TRUMPS,)),
+                ("maker", (n,)), ("flags", (2,)), ("high_bid", (1,)), ("bidder", (n,)), ("sitting_out", (n,)),
+                ("leader", (n,)), ("trick", (n, d)), ("played", (n, d)), ("tricks_won", (n,)),
+                ("bids", (n, len(self.bid_index))),
+            ]
+            if rules.bid_euchre:
+                pieces.append(("gifts", (1, n + 2 * d)))
+            pieces += [("points", (sides,)), ("scores", (sides,)), ("hand_number", (1,))]
+            if self.perfect_recall:
+                pieces.append(("history", (deal_length(rules), n + 1 + NUM_ACTIONS)))
+        return pieces
 
     def _view(self, state: EuchreState, player: int) -> PlayerView | None:
         return state.view(player if self.private else None)
@@ -550,12 +648,15 @@ class EuchreObserver:
             t["player"][player] = 1
         if view is None:  # dealing: only who deals and the score are known
             if self.public:
-                t["phase"][_DEAL] = 1
+                t["phase"][len(Phase) if self.sister else _DEAL] = 1
                 if ep.dealer >= 0:
                     t["dealer"][ep.dealer] = 1
                 if ep.game is not None:
                     t["scores"][:] = ep.game.scores
                     t["hand_number"][0] = len(ep.game.hands)
+            return
+        if self.sister:
+            self._set_sister(view, player)
             return
         ci = self.card_index
         n = view.rules.players
@@ -611,6 +712,54 @@ class EuchreObserver:
                 h[i, seat] = 1
                 h[i, n if a is None else n + 1 + a] = 1
 
+    def _set_sister(self, view: PlayerView, player: int) -> None:
+        """Fill the tensor of a sister game's view (``set_from`` past the deal)."""
+        t = self.dict
+        ci = self.card_index
+        n = view.rules.players
+        if self.private:
+            for c in view.hand:
+                t["hand"][ci[face(c)]] += 1
+        if not self.public:
+            return
+        t["phase"][view.phase] = 1
+        t["dealer"][view.dealer] = 1
+        for name in ("to_act", "maker", "bidder", "leader"):
+            seat = getattr(view, name)
+            if seat >= 0:
+                t[name][seat] = 1
+        if view.trump is not None:
+            t["trump"][view.trump] = 1
+        t["flags"][:] = (view.alone, view.forced_bid)
+        t["high_bid"][0] = view.bid
+        for seat in view.sitting_out:
+            t["sitting_out"][seat] = 1
+        for seat, c in view.trick:
+            t["trick"][seat, ci[face(c)]] = 1
+        for trick in view.tricks:
+            for seat, c in trick.plays:
+                t["played"][seat, ci[face(c)]] += 1
+        t["tricks_won"][:] = view.tricks_won
+        for seat, a in view.actions:
+            if a is not None and a.is_bid:
+                t["bids"][seat, self.bid_index[a]] += 1
+        if "gifts" in t:
+            for giver, _, card, buried in view.gifts[:1]:  # Bid Euchre's moon: one gift at most
+                t["gifts"][0, giver] = 1
+                if card is not None:
+                    t["gifts"][0, n + ci[face(card)]] = 1
+                if buried is not None:
+                    t["gifts"][0, n + len(ci) + ci[face(buried)]] = 1
+        if view.points is not None:
+            t["points"][:] = view.points
+        t["scores"][:] = view.scores
+        t["hand_number"][0] = view.hand_number
+        if "history" in t:
+            h = t["history"]
+            for i, (seat, a) in enumerate(view.actions):
+                h[i, seat] = 1
+                h[i, n if a is None else n + 1 + a] = 1
+
     def string_from(self, state: EuchreState, player: int) -> str:
         """``state`` as ``player`` knows it, in words (the action history with perfect recall)."""
         ep = state._ep
@@ -644,8 +793,13 @@ def _describe(view: PlayerView, private: bool, public: bool, perfect_recall: boo
     parts += [f"deal {view.hand_number}", f"dealer {view.dealer}", f"phase {view.phase.name.lower()}"]
     if view.to_act >= 0:
         parts.append(f"to act {view.to_act}")
-    parts.append(f"up {view.up_card}" + (" taken" if view.up_card_taken else "")
-                 + (" discarded" if view.dealer_discarded else ""))
+    if view.up_card is not None:
+        parts.append(f"up {view.up_card}" + (" taken" if view.up_card_taken else "")
+                     + (" discarded" if view.dealer_discarded else ""))
+    elif view.bidder >= 0:  # a sister game: the auction's standing
+        what = (str(NAPOLEON_BIDS[view.bid - 1]) if view.rules.napoleon
+                else "moon" if view.rules.bid_euchre and view.bid > view.rules.hand_size else f"bid {view.bid}")
+        parts.append(f"high {what} by {view.bidder}" + (" forced" if view.forced_bid else ""))
     if view.trump is not None:
         parts.append(f"trump {trump_letter(view.trump)} by {view.maker}" + (" alone" if view.alone else ""))
     if view.sitting_out:
@@ -664,7 +818,7 @@ def _describe(view: PlayerView, private: bool, public: bool, perfect_recall: boo
                                    or "-"))
     else:
         parts.append("bids " + (", ".join(f"{s}:{a}" for s, a in view.actions
-                                          if a is not None and a in _PUBLIC_INDEX) or "-"))
+                                          if a is not None and (a in _PUBLIC_INDEX or a.is_bid)) or "-"))
     for trick in view.tricks:
         parts.append(f"trick {' '.join(f'{s}:{c}' for s, c in trick.plays)} >{trick.winner}")
     if view.trick:

@@ -17,7 +17,7 @@ from euchre.batch import MAX_ACTIONS, VectorEnv, simulate
 from euchre.bots.heuristic import HeuristicBot
 from euchre.cards import CARDS
 from euchre.envs.observation import OBSERVATION_SIZE, encode
-from euchre.errors import IllegalActionError
+from euchre.errors import IllegalActionError, RulesError
 from euchre.rules import Rules
 from euchre.state import State
 from euchre.view import PlayerView
@@ -30,7 +30,7 @@ def relative(values: tuple[int, ...]) -> list[float]:
 
 
 CONFIGS: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.preset_names()
-                             if Rules.preset(name).sister_game is None}  # batch refuses the sister games for now
+                             if Rules.preset(name).sister_game is None}  # batch refuses the sister games
 CONFIGS.update({
     "stick the dealer": Rules(stick_the_dealer=True, dealer_may_discard_up_card=False),
     "canadian loner": Rules(canadian_loner=True),
@@ -179,6 +179,27 @@ def test_bad_arguments_are_refused() -> None:
         simulate(hands=1, dealer=4)
     with pytest.raises(ValueError, match="epsilon"):
         simulate(hands=1, epsilon=2.0)
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("hasenpfeffer"), Rules.preset("bid-euchre"),
+                                   Rules.preset("bid-euchre-double"), Rules.preset("napoleon"),
+                                   Rules.preset("napoleon", players=7)],
+                         ids=["hasenpfeffer", "bid-euchre", "bid-euchre-double", "napoleon", "napoleon-7"])
+def test_sister_games_are_refused_with_the_alternatives(rules: Rules) -> None:
+    """The compiled engine plays Euchre only: the sister games are refused before anything is
+    compiled, by simulate and VectorEnv alike, with a message that names the game and the
+    interfaces that play it (the PettingZoo environment, the OpenSpiel game, euchre simulate)."""
+    game = rules.sister_game
+    assert game is not None
+    for make in (lambda: simulate(rules, hands=1), lambda: VectorEnv(rules, 2)):
+        with pytest.raises(RulesError) as caught:
+            make()
+        text = str(caught.value)
+        assert f"plays Euchre only, not {game}" in text
+        for alternative in ("euchre_v0.env(rules=", "python_euchre(preset=", "euchre simulate --rules"):
+            assert alternative in text
+    if rules.preset_name() is None:
+        assert "with these rules' switches" in str(caught.value)
 
 
 @pytest.mark.parametrize("name", ["american", "british", "two-handed", "cut-throat", "railroad", "offers",

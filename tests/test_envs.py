@@ -34,7 +34,7 @@ COMBOS: list[dict[str, Any]] = [
 ]
 MATCH: dict[str, Any] = {"preset": "american", "target": 3, "match_wins": 2, "slam": True}
 FIVE_CARD = [n for n in Rules.preset_names() if Rules.preset(n).sister_game is None]
-"""The presets the environment plays (it refuses Hasenpfeffer's six-card hands for now)."""
+"""The presets of Euchre, in its one layout (the sister games: tests/test_envs_sister.py)."""
 CONFIGS: list[Any] = [*FIVE_CARD, *COMBOS, MATCH]
 IDS = [c if isinstance(c, str) else "+".join(f"{k}={v}" for k, v in c.items() if k != "preset") for c in CONFIGS]
 

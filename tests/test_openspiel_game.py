@@ -29,7 +29,7 @@ from euchre.openspiel import OS_ALONE, OS_PARTNER, OS_PASS, os_common, our_card 
 from euchre.rules import Rules  # noqa: E402
 from euchre.state import Deal, Phase, State  # noqa: E402
 
-PRESETS = [n for n in Rules.preset_names() if Rules.preset(n).sister_game is None]  # (the sister games: refused)
+PRESETS = [n for n in Rules.preset_names() if Rules.preset(n).sister_game is None]  # sisters: test_openspiel_sister
 HOUSE = ("python_euchre(no_trump=true,low_no_trump=true,ace_no_face=true,farmers_hand=true,super_euchre=true,"
          "defend_alone=true,stick_the_dealer=true,call_for_best=true,best_card_free=true,loner_lead=loner_left,"
          "canadian_loner=true)")

@@ -1,11 +1,13 @@
-"""The PettingZoo AEC environment: a whole game of Euchre (or a match) per episode, one seat per
-agent, on the engine's :class:`~euchre.game.Game`.
+"""The PettingZoo AEC environment: a whole game of Euchre or of a sister game (or a match) per
+episode, one seat per agent, on the engine's :class:`~euchre.game.Game`.
 
 The environment knows no rule: the agent to act is the engine's seat to act, the action space is
-the engine's action codes (``Discrete(EUCHRE_ACTIONS)``, :meth:`Action.from_code`), the action mask
-is the seat's legal actions, every step is :meth:`Game.push`, and each observation is
-:func:`~euchre.envs.observation.encode` of the seat's :class:`~euchre.view.PlayerView`.
-``docs/rl.md`` documents the spaces, the rewards and the observation field by field.
+the engine's action codes (``Discrete(EUCHRE_ACTIONS)`` for Euchre, ``Discrete(NUM_ACTIONS)`` for
+Hasenpfeffer, Bid Euchre and Napoleon; :meth:`Action.from_code`), the action mask is the seat's
+legal actions, every step is :meth:`Game.push`, and each observation is
+:func:`~euchre.envs.observation.encode` of the seat's :class:`~euchre.view.PlayerView`, in the
+layout of the rules (:func:`~euchre.envs.observation.layout`). ``docs/rl.md`` documents the spaces,
+the rewards and the observation field by field.
 
 >>> from euchre.envs import euchre_v0
 >>> env = euchre_v0.env(rules="two-handed")
@@ -15,6 +17,9 @@ is the seat's legal actions, every step is :meth:`Game.push`, and each observati
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape == (euchre_v0.OBSERVATION_SIZE,), int(obs["action_mask"].sum()) > 0
 (True, True)
+>>> nap = euchre_v0.env(rules={"preset": "napoleon", "players": 7})
+>>> len(nap.possible_agents), int(nap.action_space("player_0").n)
+(7, 180)
 """
 
 from __future__ import annotations
@@ -36,25 +41,18 @@ try:
 except ImportError as e:  # pragma: no cover - the rl extra is in the test extra
     raise ImportError(f"euchre.envs needs PettingZoo and Gymnasium: pip install 'euchre[rl]' ({e})") from e
 
-from euchre.actions import EUCHRE_ACTIONS, Action, Kind
+from euchre.actions import NAPOLEON_BIDS, Action, Kind
 from euchre.arena import SIMULATED_HAND_SECONDS
 from euchre.cards import trump_word
 from euchre.describe import hand_result_words, move_words
-from euchre.envs.observation import (
-    OBSERVATION_SIZE,
-    action_mask,
-    encode,
-    observation_high,
-    observation_low,
-    up_card_fate,
-)
+from euchre.envs.observation import action_mask, encode, layout, up_card_fate
 from euchre.game import Game
 from euchre.match import Match
 from euchre.rules import Rules
 from euchre.state import Deal, State
 from euchre.view import PlayerView
 
-__all__ = ["raw_env", "env", "resolve_rules", "REWARDS", "RENDER_VIEWS", "relative"]
+__all__ = ["raw_env", "env", "resolve_rules", "REWARDS", "RENDER_VIEWS", "relative", "hand_rewards"]
 
 REWARDS = ("hand", "game", "match")
 """The reward schemes (see :class:`raw_env`)."""
@@ -96,6 +94,19 @@ def relative(values: Sequence[float]) -> list[float]:
     return [float(v) - (total - v) / (k - 1) for v in values]
 
 
+def hand_rewards(rules: Rules, points: Sequence[int]) -> list[float]:
+    """The ``"hand"`` reward of each side for a hand's ``points``: :func:`relative` of them, but
+    in Napoleon, where the bidder is paid by or pays every other seat (the points already sum to
+    0), the points themselves, so a seat's return is its score.
+
+    >>> hand_rewards(Rules(), (2, 0)), hand_rewards(Rules.preset("napoleon"), (-12, 4, 4, 4))
+    ([2.0, -2.0], [-12.0, 4.0, 4.0, 4.0])
+    """
+    if rules.napoleon:
+        return [float(p) for p in points]
+    return relative(points)
+
+
 def _simulated_clock() -> Callable[[], float]:
     """A timed game's clock: each reading (the start, then the end of every hand) is
     :data:`~euchre.arena.SIMULATED_HAND_SECONDS` later, so a timed episode repeats exactly."""
@@ -109,12 +120,16 @@ def _simulated_clock() -> Callable[[], float]:
 
 
 class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no type information
-    """Euchre under ``rules`` as a PettingZoo AEC environment (unwrapped: see :func:`env`).
+    """Euchre (or a sister game) under ``rules`` as a PettingZoo AEC environment (unwrapped: see
+    :func:`env`).
 
     ``rules``: a preset name, a :class:`Rules`, or a mapping of fields (with an optional
-    ``"preset"`` base), as :func:`resolve_rules` reads it. Agents are ``player_0`` ..
-    ``player_{n-1}``, one per seat; partners in four-handed rules are ``player_0`` +
-    ``player_2`` and ``player_1`` + ``player_3``.
+    ``"preset"`` base), as :func:`resolve_rules` reads it: every preset, Hasenpfeffer, Bid Euchre
+    (``bid-euchre``, ``bid-euchre-double``) and Napoleon (3 to 7 players) included. Agents are
+    ``player_0`` .. ``player_{n-1}``, one per seat; partners in four-handed rules (Napoleon's
+    excepted: each seat for itself) are ``player_0`` + ``player_2`` and ``player_1`` + ``player_3``.
+    The spaces follow the rules (:func:`~euchre.envs.observation.layout`): Euchre's are one for
+    every rule set of Euchre; each sister game has its own.
 
     ``reward``:
 
@@ -122,7 +137,9 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
       in the hand less the mean of the other sides' points (:func:`relative`): ``p_own - p_other``
       with two sides, ``p_own - (p_left + p_right) / 2`` in cut-throat. The rewards of a step sum
       to 0 over the sides, and an agent's return over an episode is its side's final score less
-      the mean of the others' scores.
+      the mean of the others' scores. In Napoleon, whose points already sum to 0 (the bidder is
+      paid by or pays every other seat), each seat gets its points as scored, so its return is
+      its final score (:func:`hand_rewards`).
     * ``"game"``: at the end of every game, +1 to a winning side and -1 to the losing side; with
       three sides (cut-throat) +1 to the winner and -1/2 to each loser (:func:`relative` of
       1 for the winner, 0 for the others: tied winners, possible with ``tie_break=False``, get
@@ -154,7 +171,6 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         EzPickle.__init__(self, rules, reward=reward, render_mode=render_mode, render_view=render_view)
         super().__init__()
         self.rules = resolve_rules(rules)
-        self.rules.refuse_six_cards("the learning environment euchre_v0")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if reward == "match" and not self.rules.is_match:
@@ -173,13 +189,13 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         self.render_view = render_view
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agents = self.possible_agents[:]
+        lay = layout(self.rules)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(low=observation_low(), high=observation_high(), shape=(OBSERVATION_SIZE,),
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(EUCHRE_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(low=lay.low.copy(), high=lay.high.copy(), shape=(lay.size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(lay.actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(EUCHRE_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(lay.actions) for a in self.possible_agents}
         self.match: Match | None = None
         """The match being played, under match rules."""
         self._game: Game | None = None
@@ -269,7 +285,7 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         self._cumulative_rewards[agent] = 0.0
         sides = [0.0] * self.rules.sides
         if self.reward_kind == "hand" and hand.is_over and hand.points is not None:
-            sides = relative(hand.points)
+            sides = hand_rewards(self.rules, hand.points)
         elif self.reward_kind == "game" and game.is_over:
             if self.match is not None:
                 won = [float(self.match.game_wins(game)) if s == game.winner else 0.0 for s in range(len(sides))]
@@ -326,6 +342,24 @@ def env(rules: RulesLike = "american", *, reward: str = "hand", render_mode: str
 
 
 # --- the table as text -----------------------------------------------------------------------------
+_NAPOLEON_WORDS = tuple(str(a) for a in NAPOLEON_BIDS)
+"""Napoleon's bids by their place (``view.bid`` - 1): ``bid 2`` .. ``blucher``."""
+
+
+def _high_bid_words(view: PlayerView, names: Sequence[str]) -> str:
+    """``"; high bid 4 by player_1"`` (``moon``, or Napoleon's bid), ``""`` before any bid."""
+    if view.bidder < 0:
+        return ""
+    rules = view.rules
+    if rules.napoleon:
+        what = _NAPOLEON_WORDS[view.bid - 1]
+    elif rules.bid_euchre and view.bid > rules.hand_size:
+        what = "moon"
+    else:
+        what = str(view.bid)
+    return f"; high bid {what} by {names[view.bidder]}" + (" (forced: it holds the Joker)" if view.forced_bid else "")
+
+
 _UP_WORDS = {"face_up": "face up", "turned_down": "turned down", "left": "left in the stock",
              "taken": "taken by the dealer", "buried": "buried by the dealer", "played": "played"}
 
@@ -351,7 +385,10 @@ def table_text(game: Game, who: str | int, *, match: Match | None = None) -> str
     lines = [("match: " + match.standing() + "; " if match is not None else "") + game.summary()]
     lines.append("every card face up" if face_up else f"seen by {names[seat]}" if seat is not None
                  else "seen by a spectator")
-    lines.append(f"dealer {names[view.dealer]}; up card {view.up_card}, {_UP_WORDS[up_card_fate(view)]}")
+    if view.up_card is not None:
+        lines.append(f"dealer {names[view.dealer]}; up card {view.up_card}, {_UP_WORDS[up_card_fate(view)]}")
+    else:  # the sister games turn no card up: the auction's standing instead
+        lines.append(f"dealer {names[view.dealer]}" + _high_bid_words(view, names))
     if view.trump is not None and view.maker >= 0:
         lines.append(f"trump {trump_word(int(view.trump))}, made by {names[view.maker]}"
                      + (" alone" if view.alone else "")

@@ -3,11 +3,18 @@ fixed-length ``float32`` vector with named slices, and the action mask.
 
 :func:`encode` reads a view and nothing else (plus, in a match, the public match standing), so an
 observation holds exactly what the seat may know: the engine builds the view, and the view has
-no path to a hidden card. Every rule set shares one layout (:data:`OBSERVATION_FIELDS`): card
-slots are the engine's card ids (:data:`~euchre.cards.NUM_CARDS` of them, so 7s, 8s and the Joker
-have their place whatever the deck; the cards a deck lacks stay 0), and seats and sides are
+no path to a hidden card. Every rule set of Euchre shares one layout (:data:`OBSERVATION_FIELDS`):
+card slots are the engine's card ids (:data:`~euchre.cards.NUM_CARDS` of them, so 7s, 8s and the
+Joker have their place whatever the deck; the cards a deck lacks stay 0), and seats and sides are
 counted from the observing seat (0 = itself, 1 = its left, 2 = across, 3 = its right), so one
 policy can sit anywhere. ``docs/rl.md`` describes every field.
+
+The sister games (Hasenpfeffer, Bid Euchre and its double deck, Napoleon: RULES-FAMILY.md 14-16)
+have no up card, bid tricks and seat up to seven, so each has a layout of its own, sized by its
+rules (:func:`layout`): one card slot per card of its pack (the double deck's two copies of a
+card share a slot, which counts them, as no player can tell them apart), one seat slot per seat,
+one row per trick, the bids it offers; its action space is every engine code
+(:data:`~euchre.actions.NUM_ACTIONS`). Euchre's layout is unchanged by them.
 
 >>> from euchre import Game, Rules
 >>> view = Game(Rules(), seed=1).view(0)
@@ -18,25 +25,30 @@ policy can sit anywhere. ``docs/rl.md`` describes every field.
 (5, 1)
 >>> unpack(obs)["bid_actions"].shape
 (12, 20)
+>>> nap = Rules.preset("napoleon", players=7)
+>>> unpack(encode(Game(nap, seed=1).view(0)), nap)["trick_cards"].shape  # 5 tricks, 7 seats, 52 cards
+(5, 7, 52)
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from euchre.actions import EUCHRE_ACTIONS, Kind
-from euchre.cards import NUM_CARDS, NUM_TRUMPS
-from euchre.rules import HAND_SIZE
+from euchre.actions import EUCHRE_ACTIONS, MOON, NAPOLEON_BIDS, NUM_ACTIONS, PASS, Kind, bid, call
+from euchre.cards import LOW, NO_TRUMP, NUM_ALL_TRUMPS, NUM_CARDS, NUM_TRUMPS, deck_cards, face
+from euchre.rules import HAND_SIZE, Rules
 from euchre.state import EUCHRE_PHASES, Phase
 from euchre.view import PlayerView
 
 __all__ = ["ObservationField", "OBSERVATION_FIELDS", "OBSERVATION_SIZE", "MAX_BIDS", "BID_CODES",
-           "UP_CARD_FATES", "COUNT_HIGH", "observation_fields", "field_slice", "unpack", "encode",
-           "action_mask", "up_card_fate", "observation_low", "observation_high"]
+           "UP_CARD_FATES", "COUNT_HIGH", "Layout", "EUCHRE_LAYOUT", "layout", "sister_bid_codes", "card_slots",
+           "observation_fields", "field_slice", "unpack", "encode", "action_mask", "up_card_fate",
+           "observation_low", "observation_high", "observation_size", "action_count"]
 
 SEATS = 4
 """Seat slots (relative to the observing seat); two- and three-handed rules leave the last empty."""
@@ -124,56 +136,207 @@ _SPEC: tuple[tuple[str, tuple[int, ...], float], ...] = (
 )
 
 
-def _layout() -> tuple[tuple[ObservationField, ...], np.ndarray]:
+def _fields(spec: Sequence[tuple[str, tuple[int, ...], float, float]]
+            ) -> tuple[tuple[ObservationField, ...], np.ndarray, np.ndarray]:
+    """The fields of ``spec`` (name, shape, lower bound, upper bound) laid end to end, with the
+    bounds of every slot."""
     out: list[ObservationField] = []
+    lows: list[np.ndarray] = []
     highs: list[np.ndarray] = []
     start = 0
-    for name, shape, high in _SPEC:
+    for name, shape, low, high in spec:
         length = math.prod(shape)
         out.append(ObservationField(name, start, length, shape))
+        lows.append(np.full(length, low, dtype=np.float32))
         highs.append(np.full(length, high, dtype=np.float32))
         start += length
-    return tuple(out), np.concatenate(highs)
+    return tuple(out), np.concatenate(lows), np.concatenate(highs)
+
+
+def _layout() -> tuple[tuple[ObservationField, ...], np.ndarray]:
+    fields, _, high = _fields([(name, shape, 0.0, high) for name, shape, high in _SPEC])
+    return fields, high
 
 
 OBSERVATION_FIELDS, _HIGH = _layout()
 """Every field of the observation in vector order, as ``(name, start, length, shape)``."""
 OBSERVATION_SIZE = OBSERVATION_FIELDS[-1].start + OBSERVATION_FIELDS[-1].length
-"""Length of the observation vector (the same for every rule set)."""
+"""Length of the observation vector of Euchre (the same for every rule set of Euchre; the sister
+games have their own, :func:`observation_size`)."""
 _FIELD = {f.name: f for f in OBSERVATION_FIELDS}
 _START = {f.name: f.start for f in OBSERVATION_FIELDS}
 
 
-def observation_fields() -> tuple[ObservationField, ...]:
-    """:data:`OBSERVATION_FIELDS`: ``(name, start, length, shape)`` of every field, in order."""
-    return OBSERVATION_FIELDS
+class Layout(NamedTuple):
+    """The observation and action spaces of one game: Euchre's (:data:`EUCHRE_LAYOUT`, every rule
+    set of Euchre) or a sister game's, sized by its rules (:func:`layout`)."""
+
+    fields: tuple[ObservationField, ...]
+    """Every field, in vector order."""
+    size: int
+    """The length of the observation vector."""
+    low: np.ndarray
+    """The lower bound of every slot (negative for the scores of the sister games, which can be)."""
+    high: np.ndarray
+    """The upper bound of every slot."""
+    actions: int
+    """The size of the action space (``Discrete(actions)``) and of the action mask: the engine's codes
+    ``0 .. actions - 1``."""
+    cards: tuple[int, ...]
+    """The card id of each card slot: every id (Euchre), or the cards of the sister game's pack."""
+    bid_codes: tuple[int, ...]
+    """The action code of each ``bid_actions`` slot."""
+
+    def field(self, name: str) -> ObservationField:
+        """The field ``name`` (``KeyError`` for a name this layout has not)."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
 
 
-def field_slice(name: str) -> slice:
+EUCHRE_LAYOUT = Layout(OBSERVATION_FIELDS, OBSERVATION_SIZE, np.zeros(OBSERVATION_SIZE, dtype=np.float32), _HIGH,
+                       EUCHRE_ACTIONS, tuple(range(NUM_CARDS)), BID_CODES)
+"""The layout of every rule set of Euchre: :data:`OBSERVATION_FIELDS`, ``Discrete(119)``."""
+
+
+def sister_bid_codes(rules: Rules) -> tuple[int, ...]:
+    """The action codes of a sister game's public decisions before play, in the order of its
+    ``bid_actions`` slots: ``pass``, the bids from the lowest (Napoleon's 2, 3, misère, 4, Nap,
+    Wellington, Blücher), Bid Euchre's ``moon``, then the naming of trump (``call c/d/h/s``, and
+    Bid Euchre's high and low: ``call n``, ``call low``); Napoleon names none (its first card led
+    fixes trump).
+
+    >>> from euchre.actions import ACTIONS
+    >>> [str(ACTIONS[code]) for code in sister_bid_codes(Rules.preset("hasenpfeffer"))][:3]
+    ['pass', 'bid 1', 'bid 2']
+    """
+    if rules.napoleon:
+        return (int(PASS), *(int(a) for a in NAPOLEON_BIDS))
+    low, high = rules.bid_range
+    codes = [int(PASS), *(int(bid(k)) for k in range(low, high + 1))]
+    if rules.bid_euchre:
+        codes.append(int(MOON))
+    codes += [int(call(s)) for s in range(4)]
+    if rules.bid_euchre:
+        codes += [int(call(NO_TRUMP)), int(call(LOW))]
+    return tuple(codes)
+
+
+def card_slots(rules: Rules) -> tuple[int, ...]:
+    """The card id of each card slot of a sister game's layout: its pack in id order (the double
+    deck's 24 faces, each slot counting both copies)."""
+    return tuple(int(c) for c in deck_cards(rules.deck))
+
+
+def _top_bid(rules: Rules) -> int:
+    """The largest ``view.bid`` of a sister game: Napoleon's Blücher (its place, 7), Bid Euchre's
+    moon (the hand's tricks plus one), Hasenpfeffer's 6."""
+    if rules.napoleon:
+        return len(NAPOLEON_BIDS)
+    return rules.hand_size + 1 if rules.bid_euchre else rules.hand_size
+
+
+@functools.lru_cache(maxsize=64)
+def _sister_layout(rules: Rules) -> Layout:
+    n, hand, sides = rules.players, rules.hand_size, rules.sides
+    cards = card_slots(rules)
+    c = len(cards)
+    codes = sister_bid_codes(rules)
+    copies = 2.0 if rules.double_deck else 1.0
+    spec: list[tuple[str, tuple[int, ...], float, float]] = [
+        ("hand", (c,), 0.0, copies),
+        ("phase", (len(Phase),), 0.0, 1.0),
+        ("to_act", (n,), 0.0, 1.0),
+        ("dealer", (n,), 0.0, 1.0),
+        ("trump", (NUM_ALL_TRUMPS,), 0.0, 1.0),
+        ("maker", (n,), 0.0, 1.0),
+    ]
+    if rules.bid_euchre:
+        spec += [("alone", (1,), 0.0, 1.0), ("sitting_out", (n,), 0.0, 1.0)]
+    spec += [("high_bid", (1,), 0.0, float(_top_bid(rules))), ("bidder", (n,), 0.0, 1.0)]
+    if rules.auction:
+        spec.append(("forced_bid", (1,), 0.0, 1.0))
+    spec += [
+        ("bid_seats", (n + 1, n), 0.0, 1.0),
+        ("bid_actions", (n + 1, len(codes)), 0.0, 1.0),
+        ("played", (n, c), 0.0, copies),
+        ("trick", (n, c), 0.0, 1.0),
+        ("leader", (n,), 0.0, 1.0),
+        ("trick_leaders", (hand, n), 0.0, 1.0),
+        ("trick_cards", (hand, n, c), 0.0, 1.0),
+        ("trick_winners", (hand, n), 0.0, 1.0),
+        ("tricks_won", (n,), 0.0, float(hand)),
+        ("score", (sides,), -COUNT_HIGH, COUNT_HIGH),
+        ("hand_points", (sides,), -COUNT_HIGH, COUNT_HIGH),
+        ("hand_number", (1,), 0.0, COUNT_HIGH),
+        ("ending", (3,), 0.0, COUNT_HIGH),
+    ]
+    if rules.bid_euchre:
+        spec += [("gift_giver", (n,), 0.0, 1.0), ("gift_receiver", (n,), 0.0, 1.0),
+                 ("gift_card", (c,), 0.0, 1.0), ("gift_discard", (c,), 0.0, 1.0)]
+    fields, low, high = _fields(spec)
+    return Layout(fields, fields[-1].start + fields[-1].length, low, high, NUM_ACTIONS, cards, codes)
+
+
+def layout(rules: Rules | None = None) -> Layout:
+    """The layout of ``rules``: :data:`EUCHRE_LAYOUT` for every rule set of Euchre (and for
+    ``None``), a sister game's own, sized by its rules (seats, pack, tricks, bids), otherwise.
+
+    >>> layout(Rules()) is EUCHRE_LAYOUT, layout(Rules.preset("bid-euchre-double")).field("hand").shape
+    (True, (24,))
+    """
+    if rules is None or rules.sister_game is None:
+        return EUCHRE_LAYOUT
+    return _sister_layout(rules)
+
+
+def observation_fields(rules: Rules | None = None) -> tuple[ObservationField, ...]:
+    """``(name, start, length, shape)`` of every field, in order: :data:`OBSERVATION_FIELDS` for
+    Euchre, the sister game's own for its rules."""
+    return layout(rules).fields
+
+
+def field_slice(name: str, rules: Rules | None = None) -> slice:
     """The slice of the vector that holds field ``name`` (``KeyError`` for an unknown name)."""
-    return _FIELD[name].slice
+    if rules is None or rules.sister_game is None:
+        return _FIELD[name].slice
+    return layout(rules).field(name).slice
 
 
-def unpack(observation: np.ndarray) -> dict[str, np.ndarray]:
+def unpack(observation: np.ndarray, rules: Rules | None = None) -> dict[str, np.ndarray]:
     """Every field of an observation vector by name, reshaped to the field's shape (views of the
-    vector, not copies)."""
-    return {f.name: observation[f.slice].reshape(f.shape) for f in OBSERVATION_FIELDS}
+    vector, not copies); ``rules`` for a sister game's observation."""
+    return {f.name: observation[f.slice].reshape(f.shape) for f in layout(rules).fields}
 
 
-def observation_low() -> np.ndarray:
-    """The lower bound of every slot (0 everywhere)."""
-    return np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+def observation_low(rules: Rules | None = None) -> np.ndarray:
+    """The lower bound of every slot (0 everywhere in Euchre; the sister games' scores can be
+    negative, down to ``-COUNT_HIGH``)."""
+    return layout(rules).low.copy()
 
 
-def observation_high() -> np.ndarray:
+def observation_high(rules: Rules | None = None) -> np.ndarray:
     """The upper bound of every slot: 1 for the indicators, 5 for tricks won, :data:`COUNT_HIGH`
-    for the raw counts."""
-    return _HIGH.copy()
+    for the raw counts (a sister game: its tricks a hand, 2 for the double deck's card counts)."""
+    return layout(rules).high.copy()
+
+
+def observation_size(rules: Rules | None = None) -> int:
+    """The length of the observation vector of ``rules`` (:data:`OBSERVATION_SIZE` for Euchre)."""
+    return layout(rules).size
+
+
+def action_count(rules: Rules | None = None) -> int:
+    """The size of the action space of ``rules``: ``EUCHRE_ACTIONS`` (119) for Euchre, every engine
+    code (``NUM_ACTIONS``, 180) for a sister game."""
+    return layout(rules).actions
 
 
 def action_mask(view: PlayerView) -> np.ndarray:
-    """1 at the code of every legal action of the view's seat (all 0 when it is not to act)."""
-    mask = np.zeros(EUCHRE_ACTIONS, dtype=np.int8)
+    """1 at the code of every legal action of the view's seat (all 0 when it is not to act); as
+    long as the rules' action space (:func:`action_count`)."""
+    mask = np.zeros(layout(view.rules).actions, dtype=np.int8)
     for a in view.legal_actions:
         mask[a] = 1
     return mask
@@ -208,6 +371,10 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
     if me is None:
         raise ValueError("an observation is a seat's: encode the view of a seat, not a spectator's")
     rules = view.rules
+    if rules.sister_game is not None:
+        if match_wins is not None or match_games:
+            raise ValueError(f"{rules.sister_game} plays no match: there is no match standing to encode")
+        return _encode_sister(view, me)
     n = rules.players
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     at = _START
@@ -229,7 +396,7 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
             obs[base + c] = 1.0
 
     cards_at("hand", view.hand)
-    assert view.up_card is not None  # the environment refuses Hasenpfeffer
+    assert view.up_card is not None  # Euchre turns a card up (the sister games are encoded apart)
     cards_at("up_card", (view.up_card,))
     obs[at["up_card_fate"] + UP_CARD_FATES.index(up_card_fate(view))] = 1.0
     if view.discard is not None:
@@ -296,3 +463,93 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
     obs[at["match_games"]] = min(match_games, COUNT_HIGH)
     return obs
 
+
+
+def _encode_sister(view: PlayerView, me: int) -> np.ndarray:
+    """The observation of a sister game's view, in its own layout (:func:`layout`): the same
+    conventions as Euchre's (seats and sides from the observing seat), cards by their slot in the
+    game's pack, a double deck's copies counted in their card's slot."""
+    rules = view.rules
+    lay = layout(rules)
+    n = rules.players
+    obs = np.zeros(lay.size, dtype=np.float32)
+    at = {f.name: f.start for f in lay.fields}
+    slot = {card: i for i, card in enumerate(lay.cards)}
+    c = len(lay.cards)
+    bid_index = {code: i for i, code in enumerate(lay.bid_codes)}
+
+    def rel(seat: int) -> int:
+        return (seat - me) % n
+
+    def seat_at(name: str, seat: int, row: int = 0) -> None:
+        if seat >= 0:
+            obs[at[name] + row * n + rel(seat)] = 1.0
+
+    def card_at(name: str, card: int, row: int = 0) -> None:
+        obs[at[name] + row * c + slot[face(card)]] += 1.0
+
+    side_slot: dict[int, int] = {}
+    for k in range(n):
+        side_slot.setdefault(rules.side_of((me + k) % n), len(side_slot))
+
+    for card in view.hand:
+        card_at("hand", card)
+    obs[at["phase"] + int(view.phase)] = 1.0
+    seat_at("to_act", view.to_act)
+    seat_at("dealer", view.dealer)
+    if view.trump is not None:
+        obs[at["trump"] + int(view.trump)] = 1.0
+    seat_at("maker", view.maker)
+    if rules.bid_euchre:
+        obs[at["alone"]] = float(view.alone)
+        for s in view.sitting_out:
+            seat_at("sitting_out", s)
+    obs[at["high_bid"]] = view.bid
+    seat_at("bidder", view.bidder)
+    if rules.auction:
+        obs[at["forced_bid"]] = float(view.forced_bid)
+
+    bids = [(s, a) for s, a in view.actions if a is not None and a.is_bid]
+    if len(bids) > n + 1:  # pragma: no cover - one bid a seat and the naming of trump
+        raise ValueError(f"{len(bids)} bidding decisions in one hand; the layout holds {n + 1}")
+    for i, (s, a) in enumerate(bids):
+        seat_at("bid_seats", s, i)
+        if a not in bid_index:  # pragma: no cover - sister_bid_codes lists every bid of the game
+            raise ValueError(f"{a} is no bid of {rules.sister_game} in the layout ({lay.bid_codes})")
+        obs[at["bid_actions"] + i * len(lay.bid_codes) + bid_index[a]] = 1.0
+
+    for row, t in enumerate(view.tricks):
+        seat_at("trick_leaders", t.leader, row)
+        seat_at("trick_winners", t.winner, row)
+        for s, card in t.plays:
+            card_at("trick_cards", card, row * n + rel(s))
+            card_at("played", card, rel(s))
+    for s, card in view.trick:
+        card_at("trick", card, rel(s))
+        card_at("played", card, rel(s))
+    seat_at("leader", view.leader)
+    for s, won in enumerate(view.tricks_won):
+        obs[at["tricks_won"] + rel(s)] = won
+
+    def clip(points: int) -> float:
+        return max(-COUNT_HIGH, min(float(points), COUNT_HIGH))
+
+    for side, points in enumerate(view.scores):
+        obs[at["score"] + side_slot[side]] = clip(points)
+    if view.points is not None:
+        for side, points in enumerate(view.points):
+            obs[at["hand_points"] + side_slot[side]] = clip(points)
+    obs[at["hand_number"]] = min(view.hand_number, COUNT_HIGH)
+    for i, value in enumerate((rules.target, rules.deals, rules.duration)):
+        if value is not None:
+            obs[at["ending"] + i] = value
+
+    if rules.bid_euchre:
+        for giver, receiver, card_given, buried in view.gifts[:1]:  # the moon's one gift
+            seat_at("gift_giver", giver)
+            seat_at("gift_receiver", receiver)
+            if card_given is not None:
+                card_at("gift_card", card_given)
+            if buried is not None:
+                card_at("gift_discard", buried)
+    return obs
