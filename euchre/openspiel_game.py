@@ -47,7 +47,7 @@ import pyspiel
 from euchre.actions import ACTIONS, EUCHRE_ACTIONS, NAPOLEON_BIDS, NUM_ACTIONS, Kind
 from euchre.cards import CARDS, NUM_ALL_TRUMPS, NUM_TRUMPS, deck_cards, face, trump_letter
 from euchre.envs.observation import card_slots, sister_bid_codes
-from euchre.errors import DealError
+from euchre.errors import RulesError
 from euchre.game import Game
 from euchre.rules import Rules
 from euchre.state import EUCHRE_PHASES, Phase, State
@@ -478,12 +478,11 @@ class EuchreState(pyspiel.State):
         for _ in range(_REDEAL_TRIES):
             try:
                 sample: State | None = view.resample(rng)
-            except DealError as e:
+            except RulesError as e:
                 if not self.rules.double_deck:
                     raise
-                raise DealError(f"the engine's PlayerView.resample cannot resample this double-deck view ({e}): "
-                                "a known limitation of its sampler once play has begun or after a moon, so "
-                                "search by resampling (IS-MCTS) does not play bid-euchre-double yet") from e
+                raise RulesError(f"{e}: search by resampling (IS-MCTS) plays the double deck's moons "
+                                 "only once the engine samples them") from e
             if sample is not None and sample.after_misdeal != redeal:
                 sample = _as_redeal(sample, view) if redeal else None
             if sample is not None:

@@ -527,8 +527,13 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
     holds (``rules.hand_size`` less the cards it played), and the rest of the deck is the stock:
     Hasenpfeffer's unused card is any unseen card no hand was given, Bid Euchre has none. Uniform
     over the consistent deals by rejection sampling; after ``tries`` shuffles that all break a
-    void, the constrained fill of :meth:`PlayerView._constrained_fill` (always consistent)."""
+    void, the constrained fill of :meth:`PlayerView._constrained_fill` (always consistent). The
+    double deck deals the copies the seat has not seen (:meth:`PlayerView.unseen_mask`) and builds
+    the hands by face (:func:`_double_sample`); its moon is not covered yet (``RulesError``)."""
     if view.rules.bid_euchre and view.moon and view.trump is not None:
+        if view.rules.double_deck:
+            # The moon's plan counts cards in masks, which hold one copy of a card.
+            raise RulesError("Rules: resampling does not cover a moon of the double deck yet")
         return _resample_moon(view, rng, tries)
     if any(a is None for _, a in view.actions) or view.gifts:
         # A hidden card moved between seats (an exchange these rules may add): not sampled here.
@@ -540,7 +545,11 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
     all_played = 0
     for m in played:
         all_played |= m
-    need = [0 if s == view.seat else rules.hand_size - played[s].bit_count() for s in range(n)]
+    gone = [m.bit_count() for m in played]
+    if rules.double_deck:  # a card played twice is one bit of a mask
+        gone = [sum(1 for tr in view.tricks for p, _ in tr.plays if p == s)
+                + sum(1 for p, _ in view.trick if p == s) for s in range(n)]
+    need = [0 if s == view.seat else rules.hand_size - gone[s] for s in range(n)]
     pool_mask = view.unseen_mask()
     pinned: dict[int, int] = {}
     holder = view.joker_holder
@@ -550,6 +559,10 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
         pool_mask &= ~(1 << JOKER)
     pool: list[int] = list(iter_mask(pool_mask))
     voids = view.voids()
+    double = rules.double_deck
+    if double:
+        # A second copy is void wherever its card is (the voids are masks of the cards' own ids).
+        voids = {s: m | sum(1 << TWIN[c] for c in iter_mask(m) if c in TWIN) for s, m in voids.items()}
     seats = [s for s in range(n) if need[s] > 0]
     deal_to: dict[int, list[int]] = {}
     for attempt in range(tries + 1):
@@ -567,6 +580,8 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
             i += need[s]
         if all(not (mask_of(deal_to[s]) & voids.get(s, 0)) for s in seats):
             break
+    if double:
+        return _double_sample(view, deal_to)
     mine = mask_of(view.hand) if view.seat is not None else 0
     used = all_played
     hands: list[list[Card]] = []
@@ -580,6 +595,38 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
         assert action is not None
         state._push(action)
     return state
+
+
+def _double_sample(view: PlayerView, deal_to: dict[int, list[int]]) -> State:
+    """The double deck's sample from the cards dealt to the other seats: every hand a list of
+    cards by face, a pair held or played twice counted twice (a mask would keep one of them), the
+    deal's second copies left for :class:`~euchre.state.State` to number; then the view's actions
+    replayed, each play by face (the sample's engine plays whichever copy its hand holds)."""
+    n = view.rules.players
+    faces: list[list[Card]] = [[] for _ in range(n)]
+    for tr in view.tricks:
+        for s, c in tr.plays:
+            faces[s].append(CARDS[face(c)])
+    for s, c in view.trick:
+        faces[s].append(CARDS[face(c)])
+    for s in range(n):
+        held = view.hand if s == view.seat else deal_to.get(s, ())
+        faces[s].extend(CARDS[face(c)] for c in held)
+    state = State(view.rules, dealer=view.dealer, hands=faces, up_card=None)
+    for _, action in view.actions:
+        assert action is not None
+        state._push(_sample_play(state, action))
+    return state
+
+
+def _sample_play(state: State, action: Action) -> Action:
+    """A play by face as the sample's legal play of that card: the hand's copy under the card's
+    own id, or the second copy's code when the hand holds the pair (the engine offers that one)."""
+    if action.kind is Kind.PLAY and action.card is not None and action.card < TWIN_CARD:
+        twin = PLAY_ACTIONS[TWIN[action.card]]
+        if state.hands[state.to_act] >> TWIN[action.card] & 1:
+            return twin
+    return action
 
 
 class _MoonPlan(NamedTuple):
