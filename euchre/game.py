@@ -225,7 +225,7 @@ class Game:
         hand = self.state
         if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
             return None
-        if hand.rules.napoleon:  # the solver does not play Napoleon (for now)
+        if hand.rules.napoleon or hand.rules.double_deck:  # games the exact solver does not play (for now)
             return None
         if not certain_sweep(self.view(hand.to_act)):
             return None
@@ -304,7 +304,7 @@ class Game:
             return f"a claim is made during the play of the cards, not {hand.phase_words()}"
         if hand.rules.hand_size - len(hand.tricks) < 2:
             return "only the last trick is left: play its card"
-        if hand.rules.napoleon:
+        if hand.rules.napoleon or hand.rules.double_deck:
             return f"claims are not supported in {hand.rules.sister_game} yet: play on"
         return "the rest of the tricks are not certain to be yours: play on"
 

@@ -195,3 +195,20 @@ def test_the_heuristic_beats_random_and_the_levels_play() -> None:
         action = expert.choose(game.view(game.to_act))
         assert action in game.legal_actions()
         game.push(action)
+
+
+def test_no_claim_is_offered_and_asking_says_why() -> None:
+    """A claim's line is played by the exact solver, which stops at six-card hands: the double
+    deck offers none, even to a seat holding every winner, and a seat asking is told so (the
+    solver used to raise from inside ``can_claim`` once a sweep looked certain)."""
+    game = Game(DD, seed=2)
+    bots = [make_bot("hard", seed=s) for s in range(4)]
+    played = 0
+    while not game.is_over:
+        assert not game.can_claim()
+        if game.state.phase is Phase.PLAY and len(game.state.tricks) < DD.hand_size - 1:
+            played += 1
+            with pytest.raises(IllegalActionError, match="claims are not supported in double-deck Bid Euchre"):
+                game.claim()
+        game.push(bots[game.to_act].choose(game.view(game.to_act)))
+    assert played > 100
