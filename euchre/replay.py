@@ -60,7 +60,8 @@ if TYPE_CHECKING:
 __all__ = ["Timeline", "build_timeline", "timeline_of_record", "analyze_for_replay", "default_names",
            "REPLAY_SAMPLES", "REPLAY_BID_SAMPLES", "UP_CARD_WORDS", "REPLAYED_GAMES"]
 
-REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "Napoleon")
+REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "double-deck Bid Euchre",
+                                         "Napoleon")
 """The games a timeline is built of (:attr:`~euchre.rules.Rules.sister_game`; ``None`` is Euchre
 itself); any other sister game is refused by name."""
 

@@ -1,7 +1,12 @@
 """Browser tests of Napoleon (preset ``napoleon``) at the table page: seven seats round the
 table on a phone, the auction's bids as buttons (only the legal ones, in the engine's words), the
 high bid in words, the bidder's first lead and its note that the suit led becomes trump, every
-player's score; three and five seats on a desktop; the start page offering the preset with its
+player's score; three, five and six seats on a desktop and a phone; at every size no seat, trump
+chip, hand number or felt button over another (the corners are seats past four); no Hint button,
+strip or box of answers (the tables offer no hints for Napoleon yet), only a note that says so,
+and, with hints stood in for by the test (the socket routed), the Hint button and the strip of
+answers at seven seats on a phone over nothing they should not cover; a misère
+hand's chip saying "No trump", never a suit; the start page offering the preset with its
 switches (players 3 to 7, the number of hands following it); the viewer replaying seven hands
 face up. A real ``euchre serve`` and Chromium, with the fixtures and helpers of ``test_browser.py``.
 """
@@ -10,12 +15,14 @@ face up. A real ``euchre serve`` and Chromium, with the fixtures and helpers of 
 # ruff: noqa: F811
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import httpx
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     DESKTOP,
+    IN_VIEW,
     PHONE,
     Pages,
     act,
@@ -38,6 +45,47 @@ def napoleon_table(pages: Pages, name: str, seed: int, players: int) -> dict[str
     assert r.status_code == 201, r.text
     created: dict[str, Any] = r.json()
     return created
+
+
+OVERLAPS = """(sels) => {
+  const boxes = [];
+  for (const sel of sels) {
+    document.querySelectorAll(sel).forEach((e, k) => {
+      const r = e.getBoundingClientRect();
+      if (r.width >= 1 && r.height >= 1) boxes.push([`${sel}#${e.dataset.seat || k}`, r]);
+    });
+  }
+  const bad = [];
+  const at = (r) => `[${[r.left, r.top, r.right, r.bottom].map(Math.round).join(", ")}]`;
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, r] = boxes[i], [b, q] = boxes[j];
+      if (r.left < q.right - 0.5 && q.left < r.right - 0.5 && r.top < q.bottom - 0.5 && q.top < r.bottom - 0.5)
+        bad.push(`${a} ${at(r)} overlaps ${b} ${at(q)}`);
+    }
+  }
+  return {bad, shown: boxes.length};
+}"""
+"""The pairs of boxes (of the elements each selector finds, those shown) that overlap."""
+
+FELT_PARTS = ["#felt .seat", "#trump-chip", "#hand-no", "#felt .felt-tools .tool", "#trick .slot .card"]
+"""What sits on the felt, the trick's cards too: no two may overlap."""
+
+
+def no_overlap(page: Any, sels: list[str], at_least: int) -> None:
+    """No two of the elements shown overlap, and at least ``at_least`` of them are shown."""
+    r = page.evaluate(OVERLAPS, sels)
+    assert r["bad"] == [], r["bad"]
+    assert r["shown"] >= at_least, r
+
+
+def no_hints_offered(page: Any) -> None:
+    """The hints do not play this game: no Hint button in the felt's corner or the hints box,
+    no strip of answers, and the box (on a desktop) says why."""
+    assert page.evaluate("() => window.euchreTable.state.d.hints") is False
+    assert page.locator("#hint-quick").is_hidden() and page.locator("#hint-button").is_hidden()
+    assert page.locator("#hint-strip").is_hidden()
+    assert "No hints for this game yet" in page.inner_text("#hint-note") or page.locator("#hints-box").is_hidden()
 
 
 def my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
@@ -72,6 +120,8 @@ def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
         d = page.evaluate("() => window.euchreTable.state.d")
         v = d["view"]
         assert len(d["scores"]) == 7 and page.inner_text("#score").count("\u2013") == 6
+        no_overlap(page, FELT_PARTS, 8)  # seven seats and the hand's number, the trump chip once made
+        no_hints_offered(page)
         if v["phase"] == "auction":
             # the bids are buttons, exactly the legal ones, in the engine's words
             assert sorted(s["actions"]) == sorted(s["legal"]) and "pass" in s["legal"], s
@@ -110,13 +160,19 @@ def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
             break
         act(page, s["actions"][0])
     assert led, "the seat never won a bid"
-    # play the rest of the hand, then the score of every player
+    # play the rest of the hand (the trick's cards, up to seven, overlap no seat and no other
+    # card), then the score of every player
+    most = 0
     for _ in range(10):
         d = page.evaluate("() => window.euchreTable.state.d")
         if d["result"] is not None and d["result"]["hand"] == 0:
             break
         s = my_turn(page)
+        page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')")
+        no_overlap(page, FELT_PARTS, 8)
+        most = max(most, page.locator("#trick .slot .card").count())
         act(page, s["actions"][0])
+    assert most >= 4, most  # tricks of several cards were checked
     page.wait_for_function("() => { const d = window.euchreTable.state.d; return d.result && d.result.hand === 0; }")
     d = page.evaluate("() => window.euchreTable.state.d")
     want = " \u2013 ".join(f"\u2212{-x}" if x < 0 else str(x) for x in d["scores"])
@@ -129,13 +185,17 @@ def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
 
 
 def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
-    for players in (3, 5):
+    for players in (3, 5, 6):
         t = napoleon_table(pages, "Ned", seed=players, players=players)
         page = pages.page(name="Ned", viewport=DESKTOP)
         page.goto(t["url"])
         wait_connected(page)
         s = my_turn(page)
         seats_inside(page, players, DESKTOP["width"])
+        no_overlap(page, FELT_PARTS, players + 1)
+        no_hints_offered(page)
+        assert page.locator("#hints-box").is_visible()
+        assert page.inner_text("#hint-note").startswith("No hints for this game yet")
         assert s["actions"]
         pages.shot(page, f"desktop-{players}")
         phone = pages.page(name="Ned", **PHONE_KW)
@@ -143,8 +203,114 @@ def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
         wait_connected(phone)
         my_turn(phone)
         seats_inside(phone, players, PHONE["width"])
+        no_overlap(phone, FELT_PARTS, players + 1)
+        no_hints_offered(phone)
         fits(phone)
         pages.shot(phone, f"phone-{players}")
+
+
+def hints_answered(page: Any) -> None:
+    """Stand in for the day the hints advise Napoleon (``euchre.hints.hintable``, the engine's
+    switch, false for it now): the page's socket is routed through this test, which marks every
+    state frame ``hints: true`` and answers a ``hint`` itself, each legal action in its words with
+    made-up points, as the server's hint frame would. The rest passes through unchanged."""
+    legal: dict[str, str] = {}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("t") != "hint":
+                server.send(message)
+                return
+            items = [{"action": a, "words": w, "points": round(1.0 - 0.7 * i, 2), "stderr": 0.05, "even": False}
+                     for i, (a, w) in enumerate(legal.items())]
+            ws.send(json.dumps({"t": "hint", "d": items}))
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("t") == "state":
+                frame["d"]["hints"] = True
+                legal.clear()
+                legal.update(frame["d"].get("legal_words") or {})
+                message = json.dumps(frame)
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket("**/ws/**", route)
+
+
+def test_the_hint_strip_at_seven_seats_on_a_phone(pages: Pages) -> None:
+    """Were hints offered at Napoleon tables: the Hint button sits in the felt's bottom row over no
+    seat, and the strip of answers above the hand, in the engine's words for Napoleon's bids, with
+    the hand, the bids and the status all still in the window and nothing over them."""
+    t = napoleon_table(pages, "Nora", seed=11, players=7)
+    page = pages.page(name="Nora", **PHONE_KW)
+    hints_answered(page)
+    page.goto(t["url"])
+    wait_connected(page)
+    s = my_turn(page)
+    assert page.evaluate("() => window.euchreTable.state.d.hints") is True
+    assert page.locator("#hint-quick").is_visible()
+    no_overlap(page, FELT_PARTS, 9)  # seven seats, the hand's number and the Hint button
+    page.click("#hint-quick")
+    page.wait_for_selector("#hint-strip li .pts")
+    d = page.evaluate("() => window.euchreTable.state.d")
+    assert page.locator("#hint-strip li").count() == len(s["legal"]) == len(d["legal_words"])
+    strip = page.inner_text("#hint-strip")
+    for a in ("misere", "nap"):
+        if a in d["legal_words"]:
+            assert d["legal_words"][a].lower() in strip.lower(), (a, strip)
+    r = page.evaluate(IN_VIEW, [["#hint-strip", True], ["#hand .card", True], ["#bids button", True],
+                                ["#status", False], ["#felt .seat", True]])
+    assert r["bad"] == [] and r["scrollY"] == 0 and r["mainScroll"] == 0, r
+    no_overlap(page, ["#hint-strip", "#hand .card", "#bids button", "#status", "#felt"], 5)
+    fits(page)
+    pages.shot(page, "hint-strip")
+    best = page.get_attribute("#hint-strip li.best", "data-hint-action")
+    assert best in s["actions"]
+    page.click("#hint-strip-close")
+    assert page.locator("#hint-strip").is_hidden()
+
+
+def test_misere_shows_no_trump(pages: Pages) -> None:
+    """This seat bids misère and wins the auction (seed 1, five seats, easy computer players):
+    the trump chip says "No trump" (misère has none, and no suit appears on it), the seat's
+    badge says it too, and the chip overlaps no seat, on a phone as the hand is played."""
+    t = napoleon_table(pages, "Mia", seed=1, players=5)
+    page = pages.page(name="Mia", **PHONE_KW)
+    page.goto(t["url"])
+    wait_connected(page)
+    for _ in range(20):
+        s = my_turn(page)
+        v = page.evaluate("() => window.euchreTable.state.d.view")
+        if v["phase"] != "auction":
+            break
+        act(page, "misere" if "misere" in s["legal"] else "pass")
+    d = page.evaluate("() => window.euchreTable.state.d")
+    v = d["view"]
+    assert d["high_bid"] == "misère" and v["bidder"] == 0 and v["trump"] == "n", (d["high_bid"], v)
+    chip = page.inner_text("#trump-chip")
+    assert chip.strip().startswith("No trump"), chip
+    assert not any(sym in chip for sym in "\u2663\u2666\u2665\u2660") and "NT" not in chip, chip
+    badges = page.inner_text('.seat[data-seat="0"] .badges')
+    assert "no trump" in badges and "misère" in badges and "NT" not in badges, badges
+    chip_box, felt = page.locator("#trump-chip").bounding_box(), page.locator("#felt").bounding_box()
+    assert chip_box is not None and felt is not None and chip_box["x"] + chip_box["width"] <= felt["x"] + felt["width"]
+    # the words fit their chip: nothing runs out of it
+    assert page.evaluate("() => { const c = document.getElementById('trump-chip'); "
+                         "return c.scrollWidth <= c.clientWidth; }")
+    no_overlap(page, FELT_PARTS, 7)
+    pages.shot(page, "misere")
+    for _ in range(3):  # a few tricks on: still no trump, still nothing over a seat
+        s = my_turn(page)
+        act(page, s["actions"][0])
+        no_overlap(page, FELT_PARTS, 7)
+        assert page.inner_text("#trump-chip").strip().startswith("No trump")
+    pages.shot(page, "misere-play")
 
 
 def test_start_page_offers_napoleon_with_its_switches(pages: Pages) -> None:

@@ -191,6 +191,36 @@ def test_other_table_sizes() -> None:
         assert t.steps[-1]["scores"] == g.scores and len(t.sides) == g.rules.sides
 
 
+def test_the_double_deck() -> None:
+    """Bid Euchre's double deck replays (it was refused by name): twelve cards a seat at the deal,
+    every card of the 24-card pack twice, each named by its card (a second copy is never told
+    apart); at every step of a hand without a moon the hands face up and the cards played are
+    exactly the cards dealt, copies counted; bids of 6 to 12; the game's final score."""
+    from euchre.replay import REPLAYED_GAMES
+
+    rules = Rules.preset("bid-euchre-double")
+    assert rules.sister_game in REPLAYED_GAMES
+    g = random_game(5, rules)
+    t = build_timeline(g, players=NAMES)
+    assert len(t.steps) == len(g.actions()) + len(g.hands) and t.scores == list(g.scores)
+    for info, hand in zip(t.hands, g.hands, strict=True):
+        deal = t.steps[info["first_step"]]
+        assert [len(h) for h in deal["hands"]] == [12] * 4 and "12 cards each, every card dealt" in deal["words"]
+        dealt = Counter(str(c) for cards in hand.deal.hands for c in cards)
+        assert len(dealt) == 24 and set(dealt.values()) == {2}, dealt
+        assert all(len(c) == 2 and c[0] in "9TJQKA" and c[1] in "cdhs" for c in dealt)
+        if hand.moon:
+            continue  # (the moon's gift and discard move a card: test_server_bid_euchre covers them)
+        for st in t.steps[info["first_step"]:info["last_step"] + 1]:
+            seen = Counter(c for cards in st["hands"] for c in cards)
+            seen.update(p["card"] for tr in st["tricks"] for p in tr["plays"])
+            seen.update(p["card"] for p in st["trick"])
+            assert seen == dealt, st["index"]
+        end = t.steps[info["last_step"]]
+        assert len(end["tricks"]) == 12 and 6 <= end["bid"] <= 12
+    assert any(not h.moon for h in g.hands)
+
+
 # --- the terminal -----------------------------------------------------------------------------------------
 def step_typing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], path: Path,
                 typed: str, *extra: str) -> tuple[int, str]:

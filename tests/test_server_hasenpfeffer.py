@@ -34,6 +34,7 @@ def check_state(d: dict[str, Any], seat: int | None) -> None:
     v = d["view"]
     if v is None:
         return
+    assert d["hints"] is True  # the hints play Hasenpfeffer: the page offers them
     assert v["up_card"] is None and not v["up_card_taken"] and v["discard"] is None
     assert v["rules"]["auction"] is True
     played = sum(1 for a in v["actions"] if a["action"] and a["action"].startswith("play "))

@@ -20,6 +20,9 @@ every version (``RULES.md`` section 9), scoped to the hand being played:
 - a card given in a call for best, or to Bid Euchre's moon shooter by the partner (no up card,
   every card dealt), is known to the giver and the receiver only, and the receiver's discard to
   the receiver only (RULES-FAMILY.md 12.7, 15);
+- in Bid Euchre's double deck (every card twice, twelve each), a card held once may still be in
+  another seat's hand too, so the set of cards known says too little: a seat's frames must also
+  show exactly the cards it holds, each as many times as it holds it (see below);
 - and, only while the frame carries the ``previous`` summary of the hand just finished (a new
   hand was dealt and no action has been taken in it yet; events that are not actions, a
   computer player standing in or out, leave it open), the same of that previous hand, as it
@@ -36,7 +39,10 @@ checked against what the seat may know at the latest such version.
 Every card token in a frame's raw text (rank ``7 8 9 T J Q K A`` and suit ``c d h s``, or ``Jk``,
 matched with a regex on the JSON text, whatever the field) must be in that set at the frame's
 version (a ``state`` frame's ``v``; for any other frame, the last ``v`` the connection had seen,
-since frames reach a connection in the order they were made). The scanner's power is tested
+since frames reach a connection in the order they were made). With the double deck the copies
+are counted too: a seat's ``view.hand`` in a state frame must be the seat's cards at that
+version, a card held twice twice, else a second copy held by another seat could be named
+unseen (its face is known, from the seat's own copy). The scanner's power is tested
 too: a card another seat holds, planted in a frame of every hand, real frames of every scanned
 game and frames built from an engine replay alike, is always caught.
 """
@@ -106,6 +112,11 @@ class Truth:
     a hand whose successor was dealt at version ``end`` (after which the card may be dealt again)."""
     kinds: dict[str, int] = field(default_factory=dict)
     """How many events of each kind (and of each action kind): the scan's coverage."""
+    hands: list[dict[int, list[str]]] = field(default_factory=list)
+    """At each version, each seat's cards in the hand being played, sorted, a card held twice
+    (the double deck) twice: what the seat's ``view.hand`` must show, copies counted."""
+    double_deck: bool = False
+    """The rules deal every card twice (Bid Euchre's double deck): ``hands`` are checked."""
 
 
 def truth_of(row: TableRow) -> Truth:
@@ -117,7 +128,7 @@ def truth_of(row: TableRow) -> Truth:
     recipients: list[Recipient] = [*range(n), None]
     this: dict[Recipient, set[str]] = {r: set() for r in recipients}  # of the hand being played, so far
     last: dict[Recipient, frozenset[str]] = {r: frozenset() for r in recipients}  # of the previous hand, at its end
-    out = Truth(None, [])
+    out = Truth(None, [], double_deck=rules.double_deck)
 
     def snapshot() -> None:
         window = game is not None and not game.state.history and len(game.hands) > 1
@@ -126,6 +137,7 @@ def truth_of(row: TableRow) -> Truth:
         out.hand.append(-1 if game is None else len(game.hands) - 1)
         out.turns.append(None if game is None or game.is_over
                          else (game.to_act, frozenset(str(a) for a in game.legal_actions())))
+        out.hands.append({} if game is None else {s: sorted(str(c) for c in game.state.hand(s)) for s in range(n)})
 
     snapshot()
     dealt = 0
@@ -240,6 +252,15 @@ def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
         for start, end, dealer, card, up in truth.discards:
             if start <= at < end and dealer != recipient and card != up and card in cards:
                 found.append(f"the discard {card} of seat {dealer} at version {at} to {who}: {raw[:300]}")
+        view = frame["d"].get("view") if t == "state" and isinstance(frame.get("d"), dict) else None
+        if truth.double_deck and recipient is not None and isinstance(view, dict) and "hand" in view:
+            # the copies counted: exactly the seat's cards, a card held twice twice
+            held = truth.hands[v].get(recipient, [])
+            if sorted(view["hand"]) != held:
+                found.append(f"seat {recipient}'s hand at version {v} is {held}, the frame shows "
+                             f"{sorted(view['hand'])}: {raw[:300]}")
+            elif counts is not None:
+                counts["hands_counted"] = counts.get("hands_counted", 0) + 1
         if counts is not None:
             counts["frames"] = counts.get("frames", 0) + 1
             counts["cards"] = counts.get("cards", 0) + len(cards)
@@ -550,6 +571,8 @@ CONFIGS = [
                  id="hasenpfeffer-defenders-score"),
     pytest.param("bid-euchre", {}, "medium", 5, id="bid-euchre"),
     pytest.param("bid-euchre", {"target": 20}, "easy", 5, id="bid-euchre-20"),
+    # the double deck: every card twice, so each seat's hand is checked copies counted too
+    pytest.param("bid-euchre-double", {}, "easy", 3, id="bid-euchre-double"),
     # Napoleon at three, five and seven seats: the pack's unused cards are in no one's knowledge
     pytest.param("napoleon", {"players": 3}, "medium", 5, id="napoleon-3"),
     pytest.param("napoleon", {"players": 5, "nap_half_loss": True}, "easy", 3, id="napoleon-5"),
@@ -583,6 +606,8 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
     assert counts["PLAY"] > 0 and (counts.get("BID", 0) > 0 if auction else counts.get("DISCARD", 0) > 0), counts
     if Rules.preset(preset).bid_euchre:  # moons were shot, and their gifts and discards scanned
         assert counts.get("MOON", 0) > 0 and counts.get("DISCARD", 0) > 0, counts
+    if Rules.preset(preset).double_deck:  # every seat's frames showed its hand, copies counted
+        assert counts.get("hands_counted", 0) > 100 * games, counts
     assert counts["public"] > 0 and counts["refused_records"] > 0, counts
     assert counts.get("bot_in", 0) > 0, counts  # stand-ins played, their frames were scanned too
     assert counts["previous_window"] > 0 and counts["planted_hand_3_on"] > 0, counts
@@ -687,11 +712,11 @@ def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list
 
 
 ENGINE_GAMES = [("american", 5), ("british", 6), ("cut-throat", 7), ("two-handed", 8), ("hasenpfeffer", 9),
-                ("bid-euchre", 10), ("napoleon", 11)]
+                ("bid-euchre", 10), ("napoleon", 11), ("bid-euchre-double", 13)]
 ENGINE_RULES: dict[str, dict[str, Any]] = {"hasenpfeffer": {"target": 40}, "bid-euchre": {"target": 60},
-                                           "napoleon": {"players": 6}}
+                                           "napoleon": {"players": 6}, "bid-euchre-double": {"target": 100}}
 """Random bids of six end a game of Hasenpfeffer to 10 in two or three hands: a longer one (and of
-Bid Euchre, whose random moons swing 12 points a hand)."""
+Bid Euchre, whose random moons swing 12 points a hand, 24 with the double deck)."""
 
 
 @pytest.mark.parametrize(("preset", "seed"), ENGINE_GAMES, ids=[p for p, _ in ENGINE_GAMES])
@@ -727,6 +752,45 @@ def test_a_leak_is_caught_in_every_hand(preset: str, seed: int) -> None:
             assert leaks([planted(frames[r][end - 1], card)], r, truth), (card, end, r)
             closed += 1
     assert closed >= len(starts) * len(frames) // 2, closed
+
+
+def test_a_second_copy_is_caught_in_the_double_deck() -> None:
+    """The double deck: a seat holding one ace of hearts while another seat holds the other knows
+    the face, so naming "Ah" passes the set of known cards; a frame showing that seat's hand with
+    the second copy added (or a copy of a pair taken away) is caught by the count of copies, and
+    the engine's own frames of a whole game pass it at every version."""
+    row, frames = engine_table("bid-euchre-double", 13)
+    truth = truth_of(row)
+    game = truth.game
+    assert game is not None and truth.double_deck
+    planted_at = 0
+    pairs = 0
+    for seat in range(4):
+        assert check_frames(frames[seat], seat, truth) == []
+        for v in range(1, len(truth.known)):
+            if truth.window[v]:
+                continue
+            held = truth.hands[v][seat]
+            others = [c for s in range(4) if s != seat for c in truth.hands[v][s]]
+            once = [c for c in held if held.count(c) == 1 and c in others]
+            twice = sorted({c for c in held if held.count(c) == 2})
+            raw = frames[seat][v - 1]
+            frame = json.loads(raw)
+            assert sorted(frame["d"]["view"]["hand"]) == held
+            if once:
+                card = once[0]
+                assert card in truth.known[v][seat]  # the face is known: the set alone passes it
+                frame["d"]["view"]["hand"] = [*held, card]  # the other seat's copy, leaked
+                extra = json.dumps(frame)
+                assert CARD_RE.findall(extra).count(card) > CARD_RE.findall(raw).count(card)
+                assert any("the frame shows" in p for p in check_frames([extra], seat, truth)), (v, card)
+                planted_at += 1
+            if twice:
+                frame["d"]["view"]["hand"] = sorted(held)
+                frame["d"]["view"]["hand"].remove(twice[0])  # a pair shown as one card
+                assert check_frames([json.dumps(frame)], seat, truth), (v, twice)
+                pairs += 1
+    assert planted_at > 100 and pairs > 20, (planted_at, pairs)
 
 
 def test_a_late_hint_is_checked_at_its_position() -> None:

@@ -37,6 +37,7 @@ def check_state(d: dict[str, Any], seat: int | None, players: int) -> None:
     v = d["view"]
     if v is None:
         return
+    assert d["hints"] is False  # the tables offer no hints for Napoleon yet (euchre.hints.hintable)
     assert v["rules"]["napoleon"] and v["rules"]["players"] == players and v["up_card"] is None
     assert len(v["tricks_won"]) == players and sum(v["tricks_won"]) == len(v["tricks"]) <= 5
     # the high bid in words, the same for everyone

@@ -71,7 +71,7 @@ READ_CACHE = 64
 HINT_CACHE = 256
 """Hints the hub remembers (a position asked about again is answered at once)."""
 
-SERVED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "Napoleon")
+SERVED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "double-deck Bid Euchre", "Napoleon")
 """The games the tables play (:attr:`Rules.sister_game`: ``None`` is Euchre itself, every
 variant and house rule of it); a table of any other sister game is refused."""
 
@@ -476,6 +476,9 @@ class LiveTable:
             # the high bid of the hand being played in the engine's words (Napoleon's bids are
             # levels: the view's bid 3 is misère, 5 Nap), "" before any
             "high_bid": bid_words(g) if g is not None and g.state.bidder >= 0 else "",
+            # whether the hints advise this game (euchre.hints.hintable: not Napoleon or the
+            # double deck yet), so a page offers no Hint button it would only refuse
+            "hints": hintable(g.view(None)) if g is not None else True,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -490,11 +493,13 @@ class LiveTable:
             view = views.get(seat)
             prev = previous.get(seat)
             claim = undo = False
+            hints = shared["hints"]
             notes: list[str] = []
             legal_words: dict[str, str] = {}
             if g is not None and seat is not None and view is not None:
                 if seat == to_act:
                     own = g.view(seat)
+                    hints = hintable(own)
                     notes = missing_choice_words(own)
                     legal_words = {str(a): action_words(a, own) for a in own.legal_actions}
                     claim = self.claimable()
@@ -508,7 +513,8 @@ class LiveTable:
             if finished is not None:
                 result = self._result_words(*finished, seat)
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
-                                 "claim": claim, "undo": undo, "notes": notes, "legal_words": legal_words,
+                                 "claim": claim, "undo": undo, "hints": hints, "notes": notes,
+                                 "legal_words": legal_words,
                                  "result": result}
         return out
 
@@ -1016,12 +1022,12 @@ class LiveTable:
             if g is None or self.status != "playing" or g.to_act != seat:
                 raise Refusal("not_your_turn", "hints are for the seat to act")
             view = g.view(seat)
-        if not hintable(view):
-            raise Refusal("no_hint", "no hints for this position")
+        if not hintable(view):  # (Napoleon and the double deck: the frames' hints say so too)
+            game = self.rules.sister_game or "this position"
+            raise Refusal("no_hint", f"no hints for {game} yet (the hints' search does not play it)")
         try:
-            view.rules.refuse_napoleon("the hints")  # their sampling deals four hands of the Euchre pack
             hints = await self.hub.hint(view)
-        except RulesError as e:  # a game the hints' sampling does not play yet (Hasenpfeffer)
+        except RulesError as e:  # a game the hints' search does not play yet, which it says by name
             game = self.rules.sister_game or "these rules"
             raise Refusal("no_hint", f"no hints for {game} yet (the hints' sampling does not play it)") from e
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),

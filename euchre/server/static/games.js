@@ -35,7 +35,9 @@
     });
     tr.append(who);
     let preset = g.preset ? String(g.preset) : "custom rules";
-    preset = preset.charAt(0).toUpperCase() + preset.slice(1);
+    // a game's name as the start page says it, not a hyphenated word ("Bid-euchre-double")
+    const named = { "bid-euchre": "Bid Euchre", "bid-euchre-double": "Double-deck Bid Euchre" };
+    preset = named[preset] || preset.charAt(0).toUpperCase() + preset.slice(1);
     tr.append(el("td", { text: preset }));
     tr.append(el("td", { class: "num nowrap", text: scores.join(" \u2013 ") }));
     tr.append(el("td", { class: "winner-mark", text: winners.map((w) => sideName(players, sides[w] || [w])).join(", ") }));

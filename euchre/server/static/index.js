@@ -103,6 +103,7 @@
   function prettyPreset(name) {
     const t = String(name);
     if (t === "bid-euchre") return "Bid Euchre";   // a game's name, not a hyphenated word like "Two-handed"
+    if (t === "bid-euchre-double") return "Double-deck Bid Euchre";
     return t.charAt(0).toUpperCase() + t.slice(1);
   }
 

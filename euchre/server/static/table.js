@@ -1527,8 +1527,12 @@
     $("chat-form").classList.toggle("hidden", !open);
   }
 
+  /** The hints advise this game (the frame's d.hints, from the engine: not Napoleon or the double
+      deck yet): where they do not, no Hint button is offered, only a note that says so. */
+  function hintsOffered() { const d = D(); return !d || d.hints !== false; }
+
   function askHint() {
-    if (!S.shown || !isMyTurn(S.shown) || !S.settings.hints) return;
+    if (!S.shown || !isMyTurn(S.shown) || !S.settings.hints || !hintsOffered()) return;
     S.hintsClosed = null;
     if (send({ t: "hint" })) { S.hints = { v: S.shownV, loading: true }; renderHints(); }
     else toast("Not connected.");
@@ -1540,7 +1544,7 @@
     const strip = $("hint-strip");
     const list = $("hint-strip-list");
     const quick = $("hint-quick");
-    const on = S.settings.hints && S.seat !== null;
+    const on = S.settings.hints && S.seat !== null && hintsOffered();
     quick.classList.toggle("hidden", !(on && mine && !S.hints));
     quick.disabled = !mine || locked();
     const show = on && !!S.hints && S.hintsClosed !== S.hints.v;
@@ -1569,10 +1573,14 @@
     const d = D();
     const mine = !!(S.shown && isMyTurn(S.shown) && S.seat !== null);
     $("hints-box").classList.toggle("hidden", (S.welcomed && S.seat === null) || !S.settings.hints);
-    $("hint-button").classList.toggle("hidden", !mine || !S.settings.hints);
+    const offered = hintsOffered();
+    $("hint-button").classList.toggle("hidden", !mine || !S.settings.hints || !offered);
     $("hint-button").disabled = !mine || locked() || !!(S.hints && S.hints.loading);
-    $("hint-note").classList.toggle("hidden", mine || !!(S.hints && S.hints.items && S.hints.items.length));
+    $("hint-note").classList.toggle("hidden", offered && (mine || !!(S.hints && S.hints.items && S.hints.items.length)));
+    const note = offered ? "Hints are offered when it is your turn." : "No hints for this game yet: the expert bot's search does not play it.";
+    if ($("hint-note").textContent !== note) $("hint-note").textContent = note;
     renderHintStrip(mine);
+    if (!offered) return;
     if (!S.hints) return;
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
     const view = d && d.view;
@@ -1732,7 +1740,8 @@
       if (S.seat !== null && s === S.seat) badge("you", "you");
       if (d.status === "waiting" && s === 0 && info.kind === "human") badge("host", "host", "opened the table and starts the game");
       if (v && v.dealer === s) badge("dealer", "D", "dealer");
-      if (v && v.maker === s && v.trump) badge("maker", "maker " + (trumpName(v.trump) !== E.SUIT_NAME[v.trump] ? trumpName(v.trump) : (E.SUIT_SYM[v.trump] || "")), "made trump");   // Bid Euchre: "maker high"
+      if (v && v.maker === s && v.trump && napoleonNow() && E.isNoTrump(v.trump)) badge("maker", "no trump", "misère: no trump, and no trick to take");
+      else if (v && v.maker === s && v.trump) badge("maker", "maker " + (trumpName(v.trump) !== E.SUIT_NAME[v.trump] ? trumpName(v.trump) : (E.SUIT_SYM[v.trump] || "")), "made trump");   // Bid Euchre: "maker high"
       if (v && v.maker === s && v.alone) badge("alone", "alone", "going alone");
       // the high bid's holder, once the auction's bubbles are gone
       if (v && v.bid && v.bidder === s && BIDDING.indexOf(v.phase) < 0) {
@@ -1773,7 +1782,12 @@
     // trump chip and hand number
     const chip = $("trump-chip");
     E.clear(chip);
-    if (v && v.trump && E.isNoTrump(v.trump)) {
+    if (v && v.trump && E.isNoTrump(v.trump) && napoleonNow()) {
+      // Napoleon's misère has no trump at all (the bidder must take no trick): said so, no suit
+      chip.append(el("span", { class: "nt", text: "No trump" }));
+      if (isSeat(v.maker)) chip.append(el("span", { class: "sub", text: `${bidText(v)}, by ${whoName(d, v.maker)}` }));
+      chip.classList.remove("hidden");
+    } else if (v && v.trump && E.isNoTrump(v.trump)) {
       chip.append("Trump ", el("span", { class: "big no-trump", text: capital(trumpName(v.trump)) }));
       if (v.maker !== null && v.maker !== undefined) {
         chip.append(el("span", { class: "sub", text: `by ${whoName(d, v.maker)}${v.alone ? ", alone" : ""}` }));
@@ -2434,9 +2448,21 @@
     })();
     if (S.renderKeys.handCards !== JSON.stringify(hand)) { S.sel = -1; S.renderKeys.handCards = JSON.stringify(hand); }
     E.clear(box);
-    box.classList.toggle("six", hand.length > 5);
-    box.classList.toggle("seven", hand.length > 6);
+    // twelve cards (Bid Euchre's double deck): one row where the column has room for them, else
+    // two rows of half the hand (app.css, #hand.twelve); the cards keep one size all the hand
+    const twelve = (d.hand_size || 5) >= 12;
+    box.classList.toggle("twelve", twelve);
+    box.classList.toggle("six", !twelve && hand.length > 5);
+    box.classList.toggle("seven", !twelve && hand.length > 6);
+    if (twelve) {
+      const slots = Math.max(hand.length, d.hand_size);   // thirteen: the moon's shooter holds the partner's card
+      box.style.setProperty("--n", String(Math.max(1, hand.length)));
+      box.style.setProperty("--row", String(Math.max(1, hand.length <= 6 ? hand.length : Math.ceil(hand.length / 2))));
+      box.style.setProperty("--slots", String(slots));
+      box.style.setProperty("--half-slots", String(Math.ceil(slots / 2)));
+    }
     box.classList.toggle("choosing", legal.some((a) => /^(play|discard|give) /.test(a)) || locked());
+    let giftTagged = false;
     hand.forEach((c, i) => {
       const b = E.cardEl(c, { tag: "button" });
       let action = null;
@@ -2453,7 +2479,11 @@
       const before = !!(v && BIDDING.indexOf(v.phase) >= 0);
       const got = v && S.seat !== null ? giftTo(v, S.seat) : null;
       if (v && v.up_card_taken && v.seat === v.dealer && c === v.up_card) b.append(el("span", { class: "tag", text: "up card" }));
-      else if (before && got && got.card === c) b.append(el("span", { class: "tag", text: "from partner" }));
+      else if (before && got && got.card === c && !giftTagged) {
+        // one copy only (the double deck holds a card twice), in a word that fits a small card
+        giftTagged = true;
+        b.append(el("span", { class: "tag", text: twelve ? "gift" : "from partner", title: "from your partner" }));
+      }
       else if (before && Array.isArray(v.farmer_took) && v.farmer_took.indexOf(c) >= 0) b.append(el("span", { class: "tag", text: "from the stock" }));
       if (i === S.sel) b.classList.add("selected");
       if (FX.away.has("hand:" + c)) b.classList.add("fx-away");
@@ -2517,7 +2547,9 @@
     if (rules.target) game = `first to ${rules.target}`;
     else if (rules.duration) game = `${rules.duration} minutes`;
     else if (rules.deals) game = `${rules.deals} hands`;
-    if (rules.players) game += `${game ? ", " : ""}${rules.players} players, ${rules.deck} cards`;
+    // the double deck is two packs of rules.deck cards: every card twice
+    const deck = rules.double_deck ? `${2 * rules.deck} cards, every card twice` : `${rules.deck} cards`;
+    if (rules.players) game += `${game ? ", " : ""}${rules.players} players, ${deck}`;
     if (game) row("Game", game);
     const house = houseRules(rules);
     if (house.length) row("House rules", house.join(", "));

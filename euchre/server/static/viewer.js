@@ -206,6 +206,7 @@
     const felt = $("felt");
     felt.dataset.players = String(n);
     felt.classList.toggle("many", n > 4);
+    felt.classList.toggle("twelve", (st.hand_size || 5) >= 12);   // the double deck: rows of six on a phone
     $("trick").classList.toggle("many", n > 4);
     for (const old of Array.from(felt.querySelectorAll(".vseat"))) old.remove();
     for (let s = 0; s < n; s++) felt.append(seatEl(t, st, s, pos[s]));
