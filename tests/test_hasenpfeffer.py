@@ -317,15 +317,13 @@ def test_egn_refuses_hasenpfeffer() -> None:
 
 
 # --- consumers that do not play six-card hands yet refuse them by name ------------------------------------------
-def test_consumers_refuse_six_card_hands() -> None:
-    # (The solver, resampling and the search bot play them: tests/test_search_hasenpfeffer.py.)
+def test_the_batch_engine_refuses_six_card_hands() -> None:
+    # (The solver, resampling and the search bot play them: tests/test_search_hasenpfeffer.py; the
+    # learning environment and the OpenSpiel game too: tests/test_envs_sister.py, test_openspiel_sister.py.)
     with pytest.raises(RulesError, match="euchre.batch"):
         from euchre.batch import _rules_row
 
         _rules_row(HP)
-    envs = pytest.importorskip("euchre.envs.aec")
-    with pytest.raises(RulesError, match="learning environment"):
-        envs.raw_env("hasenpfeffer")
     # (Claims play six-card hands: tests/test_claims.py; before the play there is nothing to claim.)
     game = Game(HP, seed=2)
     assert game.claim_line() is None and "during the play of the cards" in game.no_claim_reason()
