@@ -242,7 +242,8 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
         view.rules.refuse_six_cards("hints (the search)")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
-                   control=control, auction_samples=auction_samples)
+                   auction_close_factor=1, wide_samples=samples, control=control,
+                   auction_samples=auction_samples)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
         bot.samples = samples * LATE_FACTOR

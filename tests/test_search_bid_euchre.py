@@ -278,3 +278,39 @@ def test_a_moon_is_reviewed() -> None:
     review = analyze_game(game, samples=8, bid_samples=4)
     assert all(d.loss >= 0 for d in review.decisions)
     assert {d.phase for d in review.decisions} >= {Phase.AUCTION, Phase.GIVE, Phase.BEST_DISCARD, Phase.PLAY}
+
+
+# --- the budgets of the six-card games ---------------------------------------------------------------------
+def _first_views(seed: int) -> dict[str, PlayerView]:
+    """A bid of a fresh deal, then (bid out by the heuristic player) a card played from six and
+    one from five."""
+    s = State.random(BE, dealer=0, rng=random.Random(seed))
+    out = {"auction": PlayerView.of(s, s.to_act)}
+    h = make_bot("heuristic", seed=seed)
+    while len(s.tricks) < 2:
+        v = PlayerView.of(s, s.to_act)
+        if s.phase is Phase.PLAY and len(v.legal_actions) > 1:
+            out.setdefault(f"play{len(v.hand)}", v)
+        s.push(h.choose(v))
+    return out
+
+
+def test_a_card_from_six_takes_the_wide_samples_and_a_hint_its_own() -> None:
+    """``wide_samples`` deals for a card played from six cards (each a six-card solve per card),
+    ``samples`` from five; a hint keeps its own budget for both (its noise goal is per sample)."""
+    seed = next(k for k in range(40) if {"play6", "play5"} <= set(_first_views(k)))
+    views = _first_views(seed)
+    b = make_bot("search", seed=2, samples=9, wide_samples=5)
+    assert {e.samples for e in b.evaluate(views["play6"])} == {5}  # type: ignore[attr-defined]
+    assert {e.samples for e in b.evaluate(views["play5"])} == {9}  # type: ignore[attr-defined]
+    assert {h.samples for h in hint(views["play6"], samples=7)} == {7}
+
+
+def test_a_close_auction_bid_takes_up_to_the_auction_close_factor() -> None:
+    """A bid of the auction is sampled ``auction_samples`` times, and while close (a margin of 100
+    points: always) up to ``auction_close_factor`` times as often, whatever ``close_factor``."""
+    view = _first_views(3)["auction"]
+    for factor, expected in ((1, 4), (3, 12)):
+        b = make_bot("search", seed=2, auction_samples=4, auction_close_factor=factor, close_factor=5,
+                     close_margin=100.0)
+        assert {e.samples for e in b.evaluate(view)} == {expected}  # type: ignore[attr-defined]

@@ -284,7 +284,12 @@ class SearchBot(Bot):
     ``auction_samples`` replaces ``bid_samples`` in the auction games (Hasenpfeffer's bids and
     naming of trump): a bid there has up to seven choices, each rollout ends in up to four namings
     of trump, all solved, and a six-card solve costs about three times a five-card one; at 64
-    samples the expert's bids took 0.7 s, over the latency goal.
+    samples the expert's bids took 0.7 s, over the latency goal; a close one there is sampled up to
+    ``auction_close_factor`` (not ``close_factor``) times as often. ``wide_samples`` replaces
+    ``samples`` for a card played from a hand of more than five (the first trick of the six-card
+    games), where each sample solves a six-card hand per card. The expert's 20, 2 and 80 bring its
+    99th percentile within the latency goal in those games (32, 3 and 200 gave 0.6 to 1.0 s;
+    bench/README.md, Hasenpfeffer and Bid Euchre); the five-card games never use them.
     ``heuristic_bids`` bids (and discards, and defends alone) as the heuristic player does and
     searches the card play only (steady bids on a small budget; with 40 card samples it measured
     +0.060 +- 0.039 points per hand over the heuristic, too little to be a level of its own).
@@ -310,7 +315,8 @@ class SearchBot(Bot):
                  infer_play: float | None = PLAY_MISFIT, close_factor: int = 3,
                  close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS,
                  heuristic_bids: bool = False, policy_even: float = POLICY_EVEN,
-                 trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 32) -> None:
+                 trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 20,
+                 wide_samples: int = 80, auction_close_factor: int = 2) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -325,6 +331,8 @@ class SearchBot(Bot):
         self.samples = samples
         self.bid_samples = bid_samples
         self.auction_samples = auction_samples
+        self.wide_samples = wide_samples
+        self.auction_close_factor = auction_close_factor
         self.min_samples = min_samples
         self.infer_bids = infer_bids
         self.score_aware = score_aware
@@ -389,17 +397,21 @@ class SearchBot(Bot):
         legal = list(view.legal_actions) if actions is None else list(actions)
         prune = actions is None
         bidding = view.phase is not Phase.PLAY
+        close = self.close_factor
         if samples is not None:
             count = samples
         elif view.phase in _AUCTION_PHASES or (view.rules.bids_tricks and view.phase in _EXCHANGE_PHASES):
             count = self.auction_samples
+            close = self.auction_close_factor
+        elif bidding:
+            count = self.bid_samples
         else:
-            count = self.bid_samples if bidding else self.samples
+            count = self.samples if len(view.hand) <= 5 else self.wide_samples
         count = max(count, 1)
         self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
         self._namings = None
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
-        most = count * self.close_factor if bidding and samples is None else count
+        most = count * close if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
         acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
         fits: dict[tuple[object, ...], Action | None] = {}  # the other side's plays, explained
