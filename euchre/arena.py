@@ -200,19 +200,20 @@ class MakerCounts:
     side_hands: int = 0
     """Hands dealt times the sides the bot held (thrown-in hands included)."""
     maker_hands: int = 0
-    """Hands in which one of its sides named trump."""
+    """Hands in which one of its sides named trump (the auction games: won the bid)."""
     made: int = 0
-    """... and took at least three tricks."""
+    """... and made it (:attr:`HandResult.made <euchre.results.HandResult.made>`: three tricks or
+    more in Euchre, the bid in the auction games)."""
     marches: int = 0
-    """... and took all five."""
+    """... and took every trick."""
     euchred: int = 0
-    """... and took fewer than three."""
+    """... and did not make it (euchred; set on the bid)."""
     loners: int = 0
-    """Hands it made alone (four players only)."""
+    """Hands it made alone (four players only; Bid Euchre's moons)."""
     loners_made: int = 0
-    """Lone hands that took at least three tricks."""
+    """Lone hands that made it."""
     loner_marches: int = 0
-    """Lone hands that took all five."""
+    """Lone hands that took every trick."""
 
     def __add__(self, other: MakerCounts) -> MakerCounts:
         return MakerCounts(*(getattr(self, f) + getattr(other, f) for f in self.__slots__))

@@ -23,6 +23,7 @@ from euchre import notation
 from euchre.actions import Kind
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.bots.persona import computer_names
+from euchre.describe import result_labels
 from euchre.errors import BotProtocolError, EuchreError, RecordError, RulesError
 from euchre.game import Game
 from euchre.paths import data_dir
@@ -1013,9 +1014,10 @@ def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     table = Table("", *(f"side {s} (seat{'s' if rules.players == 4 else ''} "
                         f"{', '.join(str(x) for x in rules.seats_of(s))})"
                         for s in range(rules.sides)))
-    rows = [("games won", "wins"), ("points", "points"), ("hands as makers", "hands_made"), ("made", "made"),
-            ("marches", "marches"), ("euchred (as makers)", "euchred"), ("euchres (as defenders)", "euchres"),
-            ("loners", "loners"), ("loner marches", "loner_marches")]
+    words = result_labels(rules)
+    rows = [("games won", "wins"), ("points", "points"),
+            *((words[key], key) for key in ("hands_made", "made", "marches", "euchred", "euchres", "loners",
+                                            "loner_marches") if key in words)]
     if rules.is_match:
         rows.insert(0, ("matches won", "match_wins"))
     for label, key in rows:
@@ -1242,7 +1244,9 @@ def _print_arena(result: Any, console: Any) -> None:
                   f"({d['thrown_in_rate']:.1%}), {d['seconds']:.1f} s")
     ci = d["margin_ci95"]
     ci_text = f"95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "no interval (fewer than 2 pairs)"
-    per = " (B per seat)" if rules.players == 3 else ""
+    # Each for themselves at three seats or more (cut-throat, Napoleon): B holds every seat but A's.
+    b_seats = rules.players - 1 if rules.sides == rules.players > 2 else 1
+    per = " (B per seat)" if b_seats > 1 else ""
     console.print(f"margin A-B{per}: [bold]{d['margin']:+.3f}[/] points per hand, {ci_text}")
     if ci and ci[0] > 0:
         verdict = f"{escape(a['name'])} (A) is better"
@@ -1263,18 +1267,21 @@ def _print_arena(result: Any, console: Any) -> None:
     if d.get("sprt"):
         console.print(_arena_sprt_text(d["sprt"]))
     console.print(f"verdict: {verdict}")
-    table = Table("", f"A {escape(a['name'])}", f"B {escape(b['name'])}" + (" (2 seats)" if rules.players == 3 else ""))
+    b_head = f"B {escape(b['name'])}" + (f" ({b_seats} seats)" if b_seats > 1 else "")
+    table = Table("", f"A {escape(a['name'])}", b_head)
+    words = result_labels(rules)
     rows: list[tuple[str, Any]] = [
         ("points per hand", lambda s: f"{s['points_per_hand']:.3f}"),
         ("points", lambda s: str(s["points"])),
         ("games won", lambda s: str(s["games_won"])),
         *([("matches won", lambda s: str(s["matches_won"]))] if match else []),
-        ("named trump (of hands)", lambda s: f"{s['bid_rate']:.1%} ({s['maker_hands']})"),
-        ("  made (3+ tricks)", lambda s: f"{s['make_rate']:.1%}"),
-        ("  euchred", lambda s: f"{s['euchred_rate']:.1%}"),
-        ("  marched (5 tricks)", lambda s: f"{s['march_rate']:.1%}"),
-        ("  alone", lambda s: f"{s['loner_rate']:.1%} ({s['loners']})"),
-        ("  alone and made", lambda s: f"{s['loner_success_rate']:.1%} ({s['loners_made']})"),
+        (words["bid_rate"], lambda s: f"{s['bid_rate']:.1%} ({s['maker_hands']})"),
+        ("  " + words["make_rate"], lambda s: f"{s['make_rate']:.1%}"),
+        ("  " + words["euchred_rate"], lambda s: f"{s['euchred_rate']:.1%}"),
+        ("  " + words["march_rate"], lambda s: f"{s['march_rate']:.1%}"),
+        *([("  " + words["loner_rate"], lambda s: f"{s['loner_rate']:.1%} ({s['loners']})"),
+           ("  " + words["loner_success_rate"], lambda s: f"{s['loner_success_rate']:.1%} ({s['loners_made']})")]
+          if "loner_rate" in words else []),
     ]
     if match:
         a, b = {**a, "matches_won": match["a_won"]}, {**b, "matches_won": match["b_won"]}

@@ -33,7 +33,7 @@ from euchre.view import PlayerView
 
 __all__ = ["card_words", "action_words", "action_parts", "move_words", "move_parts", "hand_result_words",
            "hand_result_parts", "side_words", "object_form", "joined", "Part", "missing_choice_parts", "trump_part",
-           "missing_choice_words", "gift_parts", "gift_words"]
+           "missing_choice_words", "gift_parts", "gift_words", "result_labels"]
 
 Part = str | Card | Suit
 """A piece of a phrase: plain text, a card or a suit."""
@@ -451,3 +451,32 @@ def missing_choice_words(view: PlayerView) -> list[str]:
     """:func:`missing_choice_parts` as plain sentences (cards named, bowers as bowers)."""
     trump = None if view.trump is None else int(view.trump)
     return [joined(p, trump) for p in missing_choice_parts(view)]
+
+
+def result_labels(rules: Rules) -> dict[str, str]:
+    """The words of the makers' record in this game (the rows of ``euchre simulate``'s and
+    ``euchre arena``'s tables), by the keys of their statistics; a key missing from the result is
+    a row the game has no use for (Hasenpfeffer and Napoleon have no lone hands).
+
+    Euchre's words are its own (made, march, euchred, loner); the auction games' makers are the
+    high bidders, who make or are set on their bid, whatever the number of tricks it was, and
+    Bid Euchre's lone hand is the moon.
+
+    >>> result_labels(Rules.preset("bid-euchre"))["made"]
+    'bids made'
+    """
+    if not (rules.bids_tricks or rules.napoleon):
+        return {"hands_made": "hands as makers", "made": "made", "marches": "marches",
+                "euchred": "euchred (as makers)", "euchres": "euchres (as defenders)", "loners": "loners",
+                "loner_marches": "loner marches", "bid_rate": "named trump (of hands)",
+                "make_rate": "made (3+ tricks)", "euchred_rate": "euchred",
+                "march_rate": f"marched ({rules.hand_size} tricks)", "loner_rate": "alone",
+                "loner_success_rate": "alone and made"}
+    every = f"every trick ({rules.hand_size})"
+    out = {"hands_made": "bids won", "made": "bids made", "marches": f"took {every}",
+           "euchred": "set (as bidders)", "euchres": "sets (as defenders)", "bid_rate": "won the bid (of hands)",
+           "make_rate": "made the bid", "euchred_rate": "set", "march_rate": f"took {every}"}
+    if rules.bid_euchre:
+        out.update({"loners": "moons", "loner_marches": "moons made", "loner_rate": "shot the moon",
+                    "loner_success_rate": "moon made"})
+    return out

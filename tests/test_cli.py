@@ -93,6 +93,34 @@ def test_simulate_table_every_preset(preset: str) -> None:
     assert "games won" in p.stdout and "thrown in" in p.stdout
 
 
+@pytest.mark.parametrize(("preset", "has", "hasnt"), [
+    ("american", ["hands as makers", "euchred (as makers)", "loner marches"], ["bids won", "moons"]),
+    ("bid-euchre", ["bids won", "bids made", "took every trick (6)", "set (as bidders)", "moons made"],
+     ["euchred", "loner"]),
+    ("hasenpfeffer", ["bids won", "sets (as defenders)"], ["euchred", "loner", "moons"]),
+    ("napoleon", ["bids won", "took every trick (5)"], ["euchred", "loner", "moons", "marches"]),
+])
+def test_simulate_words_each_games_results(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                           preset: str, has: list[str], hasnt: list[str]) -> None:
+    """The makers' record in the game's own terms: an auction's makers are its high bidders, made or
+    set on their bid, and only Bid Euchre has a lone hand (the moon)."""
+    monkeypatch.setenv("COLUMNS", "200")  # the five sides of Napoleon on one line each
+    assert main(["simulate", "--rules", preset, "--games", "1", "--seed", "2"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the table may wrap a label
+    for words in has:
+        assert words in out, words
+    for words in hasnt:
+        assert words not in out, words
+
+
+def test_arena_words_napoleon_in_its_terms(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "hard", "random", "--rules", "napoleon", "--deals", "4", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "B random (3 seats)" in out and "(B per seat)" in out
+    assert "won the bid (of hands)" in out and "made the bid" in out and "made (3+ tricks)" not in out
+    assert "alone" not in out
+
+
 def test_replay_own_record(tmp_path: Path) -> None:
     game = Game(Rules(), seed=4)
     rng = random.Random(4)
