@@ -144,7 +144,8 @@ def test_bot_moves_are_printed_and_discards_stay_hidden() -> None:
             assert line.endswith("discards a card face down")
 
 
-@pytest.mark.parametrize("preset", ["two-handed", "cut-throat", "british", "long"])
+@pytest.mark.parametrize("preset", ["two-handed", "cut-throat", "british", "long", "hasenpfeffer", "bid-euchre",
+                                    "bid-euchre-double", "napoleon"])
 def test_every_table_size_plays_to_the_end(preset: str) -> None:
     game = Game(Rules.preset(preset), seed=8)
     con = console()
