@@ -10,15 +10,23 @@ The format (also written at the top of each file)::
 
     # comment
     rules <preset> [field=value ...]     applies to the positions below it (values: true/false/ints/words)
-    deal dealer=<seat> hands=<5 cards>|<5 cards>|... up=<card> [stock=<cards>]
+    deal dealer=<seat> hands=<cards>|<cards>|... up=<card> [stock=<cards>]
+                                         (the sister games turn no card up: ``up`` omitted or ``-``)
     moves <action>, <action>, ...        optional: actions in their text form, from the deal
     perft <depth> <count>                leaves after <depth> actions (or the end of the hand)
     perft end <count>                    leaves of the whole tree: complete hands
 
 The counts were computed by :class:`RefHand` below, an independent brute force written from
 RULES.md and RULES-FAMILY.md section 12 (no trump, call for best, the farmer's hand, the
-ace-no-face misdeal, in the order of 12.6) that shares nothing with the engine but the
-:class:`Rules` fields it reads (cards are plain strings, legal moves and transitions are its own).
+ace-no-face misdeal, in the order of 12.6), and by its sibling :class:`RefSister` for the sister
+games of RULES-FAMILY.md 14-16 (Hasenpfeffer, Bid Euchre and its double deck, Napoleon at 3 to 7
+players), both sharing nothing with the engine but the :class:`Rules` fields they read (cards are
+plain strings, legal moves and transitions are their own). The sister games' suites are
+``hasenpfeffer``, ``bid-euchre``, ``bid-euchre-double`` and ``napoleon``: their deals have no up
+card, and their stock is the unused cards (Hasenpfeffer's 25th, Napoleon's rest of the pack).
+Like the engine (RULES-FAMILY.md 11 and 18.1), the reference counts a decision with one option
+(a pass after a moon or a top bid) as a ply, and a forced bid, a forced gift or a throw-in as none;
+the double deck's two copies of a card are one action, so its counts are of distinct sequences.
 The tests compare the engine (recursive ``_push`` / ``legal_actions`` / ``pop`` over
 :class:`State`) with the files, and the reference with the files, printing a per-first-action
 split against the reference on failure.
@@ -58,7 +66,8 @@ class Position:
     rules: Rules
     dealer: int
     hands: list[list[str]]
-    up: str
+    up: str | None
+    """``None`` in the sister games of RULES-FAMILY.md 14-16, which turn no card up."""
     stock: list[str] | None
     moves: list[str] = field(default_factory=list)
     checks: list[tuple[int, int | None, int]] = field(default_factory=list)
@@ -123,7 +132,8 @@ def parse_file(path: Path) -> list[Position]:
                 raise ValueError(f"{where}: unknown deal field(s) {sorted(unknown)}")
             positions.append(Position(
                 path=path, line=no, rules_text=rules_text, rules=parse_rules(rules_text),
-                dealer=int(d["dealer"]), hands=[h.split() for h in d["hands"].split("|")], up=d["up"],
+                dealer=int(d["dealer"]), hands=[h.split() for h in d["hands"].split("|")],
+                up=None if d.get("up", "-") == "-" else d["up"],
                 stock=d["stock"].split() if "stock" in d else None,
             ))
         elif head == "moves":
@@ -554,14 +564,266 @@ class RefHand:
         raise ValueError(f"reference: {text!r} is not legal; legal: {[m for m, _ in self.moves()]}")
 
 
-def ref_hand(pos: Position) -> RefHand:
-    h = RefHand(pos.rules, pos.dealer, pos.hands, pos.up, pos.stock)
+# --- the reference for the sister games: RULES-FAMILY.md sections 14-16 ---------------------------
+NAP_RANKS = "23456789TJQKA"
+"""Napoleon's ranks, low to high (RULES-FAMILY.md 16: every suit A K Q J 10 9 ... 2)."""
+NAP_PACK = {3: "9TJQKA", 4: "89TJQKA", 5: "789TJQKA", 6: NAP_RANKS, 7: NAP_RANKS}
+"""16: the pack follows the table: 24, 28, 32 cards, then the full 52 from six players."""
+NAP_BIDS = ("bid 2", "bid 3", "misere", "bid 4", "nap", "wellington", "blucher")
+"""16: the bids from the lowest; Wellington only over a Nap, Blücher only over a Wellington."""
+
+
+def sister_game(rules: Rules) -> str | None:
+    """Which sister game of sections 14-16 the rules are (``None``: Euchre of RULES.md / 12-13)."""
+    if rules.napoleon:
+        return "napoleon"
+    if rules.bid_euchre:
+        return "bid-euchre-double" if rules.double_deck else "bid-euchre"
+    if rules.auction:
+        return "hasenpfeffer"
+    return None
+
+
+class RefSister:
+    """One hand of Hasenpfeffer (14), Bid Euchre and its double deck (15) or Napoleon (16) as plain
+    data, with the same interface as :class:`RefHand` (``options`` / ``after`` / ``moves`` / ``key``).
+
+    Hands are sorted tuples, so the double deck's two copies of a card are the same card twice and
+    one action ("play Ah" plays a copy). Phases: ``bid`` (one turn each from the dealer's left, the
+    dealer last), ``trump`` (the high bidder names it; none in Napoleon, whose first card led fixes
+    it), ``give`` / ``discard`` (the moon's exchange, 15 after 12.2 steps 2-3), ``play``, ``over``.
+    A forced Hasenpfeffer bid, a forced moon gift and a throw-in are no decision (section 11)."""
+
+    __slots__ = ("rules", "game", "n", "dealer", "stock", "hands", "phase", "to_act", "turns", "high", "bidder",
+                 "trump", "out", "trick", "tricks_left")
+
+    def __init__(self, rules: Rules, dealer: int, hands: list[list[str]], stock: list[str] | None = None) -> None:
+        game = sister_game(rules)
+        assert game is not None
+        self.rules, self.game, self.n, self.dealer = rules, game, len(hands), dealer
+        size = {"hasenpfeffer": 6, "bid-euchre": 6, "bid-euchre-double": 12, "napoleon": 5}[game]
+        assert all(len(h) == size for h in hands), f"{game}: {size} cards each"
+        if game == "napoleon":
+            assert 3 <= self.n <= 7
+        else:
+            assert self.n == 4
+        dealt = [c for h in hands for c in h]
+        deck = self.deck()
+        rest = list(deck)
+        for c in dealt:
+            rest.remove(c)  # every card dealt is in the pack (twice at most in the double deck)
+        self.stock = tuple(stock) if stock is not None else tuple(rest)
+        """The unused cards: Hasenpfeffer's 25th, Napoleon's rest of the pack; none in Bid Euchre."""
+        assert sorted(self.stock) == sorted(rest), "the stock is the rest of the pack"
+        self.hands = [tuple(sorted(h)) for h in hands]
+        self.phase, self.to_act = "bid", (dealer + 1) % self.n
+        self.turns = 0
+        """Bids and passes made so far (one each)."""
+        self.high = -1
+        """The index of the highest bid so far in :meth:`bids` (-1: none)."""
+        self.bidder = -1
+        self.trump: str | None = None
+        """A suit, ``n`` (high) or ``low`` (Bid Euchre), ``none`` (a misère); ``None`` until fixed."""
+        self.out: frozenset[int] = frozenset()
+        self.trick: tuple[tuple[int, str], ...] = ()
+        self.tricks_left = size
+
+    def deck(self) -> list[str]:
+        """The pack of the game: 14 the 25 cards, 15 the 24 (twice: 48), 16 by the number of players."""
+        if self.game == "napoleon":
+            return [r + s for s in "cdhs" for r in NAP_PACK[self.n]]
+        if self.game == "hasenpfeffer":
+            return ref_deck(25)
+        return ref_deck(24) * (2 if self.game == "bid-euchre-double" else 1)
+
+    def clone(self) -> RefSister:
+        h = RefSister.__new__(RefSister)
+        for name in RefSister.__slots__:
+            setattr(h, name, getattr(self, name))
+        h.hands = list(self.hands)
+        return h
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.phase, self.to_act, tuple(self.hands), self.turns, self.high, self.bidder, self.trump, self.out,
+                self.trick, self.tricks_left)
+
+    def left_of(self, seat: int) -> int:
+        s = (seat + 1) % self.n
+        while s in self.out:
+            s = (s + 1) % self.n
+        return s
+
+    def bids(self) -> list[str]:
+        """The bids of the game from the lowest: 14 tricks 1-6; 15 tricks 3-6 (6-12) then the moon."""
+        if self.game == "napoleon":
+            return list(NAP_BIDS)
+        if self.game == "hasenpfeffer":
+            return [f"bid {k}" for k in range(1, 7)]
+        low, top = (3, 6) if self.game == "bid-euchre" else (6, 12)
+        return [f"bid {k}" for k in range(low, top + 1)] + ["moon"]
+
+    def options(self) -> list[str]:
+        ph = self.phase
+        seat = self.to_act
+        if ph == "over":
+            return []
+        if ph == "bid":
+            bids = self.bids()
+            higher = bids[self.high + 1:]
+            if self.game == "napoleon":
+                nap = NAP_BIDS.index("nap")
+                if self.high < nap:  # Wellington and Blücher never open, nor overcall anything but their step
+                    higher = [b for b in higher if b not in ("wellington", "blucher")]
+                else:
+                    higher = higher[:1]
+            stuck = self.game.startswith("bid-euchre") and self.high < 0 and seat == self.dealer
+            return ([] if stuck else ["pass"]) + higher
+        if ph == "trump":
+            no_trumps = ["call n", "call low"] if self.game.startswith("bid-euchre") else []  # 15: high, low
+            return [f"call {s}" for s in "cdhs"] + no_trumps
+        if ph == "give":
+            return [f"give {c}" for c in sorted(set(self.hands[seat]))]
+        if ph == "discard":
+            return [f"discard {c}" for c in sorted(set(self.hands[seat]))]
+        assert ph == "play"
+        hand = self.hands[seat]
+        if self.trick:
+            led = self.suit(self.trick[0][1])
+            playable = [c for c in hand if self.suit(c) == led] or list(hand)
+        else:
+            playable = list(hand)
+        return [f"play {c}" for c in sorted(set(playable))]
+
+    def suit(self, card: str) -> str | None:
+        """The suit a card follows: Napoleon has no bowers; the Euchre games as RULES.md 2 / 12.1."""
+        if self.game == "napoleon":
+            return card[1]
+        return ref_suit(card, self.trump)
+
+    def strength(self, card: str, led: str | None) -> int:
+        if self.game != "napoleon":
+            assert self.trump is not None
+            return ref_strength(card, self.trump, led)
+        rank = NAP_RANKS.index(card[0])
+        if card[1] == self.trump:
+            return 100 + rank
+        return rank if card[1] == led else -1
+
+    def moves(self) -> list[tuple[str, RefSister]]:
+        return [(o, self.after(o)) for o in self.options()]
+
+    def apply(self, text: str) -> RefSister:
+        for label, nxt in self.moves():
+            if label.lower() == text.strip().lower():
+                return nxt
+        raise ValueError(f"reference: {text!r} is not legal; legal: {self.options()}")
+
+    def after(self, option: str) -> RefSister:
+        h = self.clone()
+        seat = self.to_act
+        ph = self.phase
+        if ph == "bid":
+            if option != "pass":
+                h.high, h.bidder = self.bids().index(option), seat
+            h.turns += 1
+            if h.turns < self.n:
+                h.to_act = (seat + 1) % self.n
+                return h
+            return h._after_bidding()
+        if ph == "trump":
+            h.trump = option.split()[1]
+            if self.game.startswith("bid-euchre") and self.bids()[self.high] == "moon":
+                return h._moon_gift()
+            return h._start_play()
+        if ph == "give":
+            card = option.split()[1]
+            h._move(seat, self.bidder, card)
+            h.phase, h.to_act = "discard", self.bidder
+            return h
+        if ph == "discard":
+            h._drop(seat, option.split()[1])
+            return h._start_play()
+        return h._play(option.split()[1])
+
+    def _drop(self, seat: int, card: str) -> None:
+        cards = list(self.hands[seat])
+        cards.remove(card)  # one copy
+        self.hands[seat] = tuple(cards)
+
+    def _move(self, giver: int, receiver: int, card: str) -> None:
+        self._drop(giver, card)
+        self.hands[receiver] = tuple(sorted(self.hands[receiver] + (card,)))
+
+    def _after_bidding(self) -> RefSister:
+        """(On a clone.) 14: all passed, the Joker's holder bids 3 (no decision), or a throw-in when
+        the Joker is the unused card; 16: all passed, a throw-in; 15: the stuck dealer bid."""
+        if self.high < 0:
+            holder = [s for s in range(self.n) if JOKER in self.hands[s]] if self.game == "hasenpfeffer" else []
+            if not holder:
+                self.phase, self.to_act = "over", -1
+                return self
+            self.high, self.bidder = self.bids().index("bid 3"), holder[0]
+        if self.game == "napoleon":
+            self.trump = "none" if NAP_BIDS[self.high] == "misere" else None  # else fixed by the first lead
+            return self._start_play()
+        self.phase, self.to_act = "trump", self.bidder
+        return self
+
+    def _moon_gift(self) -> RefSister:
+        """(On a clone.) 15 / 12.2 steps 2-3: the partner sits out and gives the highest trump (no
+        decision), or chooses a card holding no trump or in high or low; the shooter then discards."""
+        partner = (self.bidder + 2) % 4
+        self.out = frozenset({partner})
+        trump = self.trump
+        assert trump is not None
+        held = [] if trump in NO_TRUMPS else [c for c in self.hands[partner] if ref_suit(c, trump) == trump]
+        if held:
+            self._move(partner, self.bidder, max(held, key=lambda c: ref_strength(c, trump, trump)))
+            self.phase, self.to_act = "discard", self.bidder
+        else:
+            self.phase, self.to_act = "give", partner
+        return self
+
+    def _start_play(self) -> RefSister:
+        """(On a clone.) The high bidder leads (14, 15, 16)."""
+        self.phase, self.to_act = "play", self.bidder
+        return self
+
+    def _play(self, card: str) -> RefSister:
+        """(On a clone.) One card to the trick; the highest trump, else the highest of the led suit,
+        wins, of identical cards the first played (``max`` keeps the first of equals)."""
+        seat = self.to_act
+        self._drop(seat, card)
+        if self.trump is None:  # 16: Napoleon's first card led fixes trump
+            self.trump = card[1]
+        trick = self.trick + ((seat, card),)
+        if len(trick) < self.n - len(self.out):
+            self.trick, self.to_act = trick, self.left_of(seat)
+            return self
+        led = self.suit(trick[0][1])
+        winner = max(trick, key=lambda sc: self.strength(sc[1], led))[0]
+        self.trick = ()
+        self.tricks_left -= 1
+        if self.tricks_left == 0:
+            self.phase, self.to_act = "over", -1
+        else:
+            self.to_act = winner
+        return self
+
+
+def ref_hand(pos: Position) -> RefHand | RefSister:
+    """The reference hand of a position: :class:`RefSister` for the games of sections 14-16."""
+    if sister_game(pos.rules) is not None:
+        h: RefHand | RefSister = RefSister(pos.rules, pos.dealer, pos.hands, pos.stock)
+    else:
+        assert pos.up is not None, f"{pos.id}: this game turns a card up"
+        h = RefHand(pos.rules, pos.dealer, pos.hands, pos.up, pos.stock)
     for m in pos.moves:
         h = h.apply(m)
     return h
 
 
-def ref_perft(h: RefHand, depth: int, memo: dict[tuple[Any, ...], int] | None = None) -> int:
+def ref_perft(h: RefHand | RefSister, depth: int, memo: dict[tuple[Any, ...], int] | None = None) -> int:
     """Leaves of the reference tree (memoized on the position: counts depend only on it)."""
     if h.phase == "over" or depth == 0:
         return 1
@@ -577,7 +839,7 @@ def ref_perft(h: RefHand, depth: int, memo: dict[tuple[Any, ...], int] | None = 
     return got
 
 
-def ref_divide(h: RefHand, depth: int) -> dict[str, int]:
+def ref_divide(h: RefHand | RefSister, depth: int) -> dict[str, int]:
     memo: dict[tuple[Any, ...], int] = {}
     return {label: ref_perft(nxt, depth - 1, memo) for label, nxt in h.moves()}
 
@@ -599,13 +861,110 @@ POSITIONS = all_positions()
 
 def test_suites_present_and_documented() -> None:
     names = {f.stem for f in perft_files()}
-    assert {"american", "british", "two-handed", "cut-throat", "switches", "house", "offers"} <= names
+    assert {"american", "british", "two-handed", "cut-throat", "switches", "house", "offers", "hasenpfeffer",
+            "bid-euchre", "bid-euchre-double", "napoleon"} <= names
     for f in perft_files():
         assert f.read_text().startswith("#"), f"{f.name} must open with a comment describing the format"
     presets = {p.rules.preset_name() for p in POSITIONS}
     assert {"american", "british", "two-handed", "cut-throat"} <= presets
     assert any(p.up == JOKER for p in POSITIONS), "a British deal with the Joker turned up"
     assert all(count is not None for p in POSITIONS for _, count, _ in p.checks), "run: test_perft.py fill"
+
+
+def test_deal_lines_without_an_up_card(tmp_path: Path) -> None:
+    """The sister games' deal lines: ``up`` omitted or ``-``; ``stock`` the unused cards or omitted
+    (the reference then takes whatever no hand holds, and the engine does the same)."""
+    hands = "hands=Jk Jh Ah Kh 9c Ts|Jd Qh Th Ac Kc 9d|9h Ad Kd Qd Td As|Jc Js Qc Tc Ks Qs"
+    path = tmp_path / "t.perft"
+    path.write_text(f"# t\nrules hasenpfeffer\ndeal dealer=3 {hands} up=- stock=9s\nperft 5 840\n"
+                    f"deal dealer=3 {hands}\nmoves pass, pass, pass, pass\nperft 1 4\n")
+    a, b = parse_file(path)
+    assert a.up is None and a.stock == ["9s"] and b.up is None and b.stock is None
+    for pos in (a, b):
+        depth, count, _ = pos.checks[0]
+        assert engine_perft(engine_state(pos), depth) == ref_perft(ref_hand(pos), depth) == count
+    assert isinstance(ref_hand(b), RefSister) and ref_hand(b).stock == ("9s",)
+    euchre = "hands=Jc Tc Js Ts Th|Qc Kd Qd Ks 9h|Ac 9c Ad Jd Qh|Kc Td 9d 9s Kh"
+    path.write_text(f"# t\nrules american\ndeal dealer=3 {euchre}\n")  # an up card is required here
+    with pytest.raises(AssertionError, match="turns a card up"):
+        ref_hand(parse_file(path)[0])
+
+
+def auction_events(h: RefSister) -> set[str]:
+    """What the sister games' auctions do somewhere below ``h``: every node of the bidding and the
+    trump call visited once, each way out of them recorded (the exchange and play not entered)."""
+    seen: set[tuple[Any, ...]] = set()
+    events: set[str] = set()
+    todo = [h]
+    while todo:
+        node = todo.pop()
+        if node.phase not in ("bid", "trump") or node.key() in seen:
+            continue
+        seen.add(node.key())
+        if node.phase == "bid" and node.to_act == node.dealer and "pass" not in node.options():
+            events.add("stuck dealer")
+        for label, nxt in node.moves():
+            if label in ("misere", "wellington", "blucher", "moon"):
+                events.add(label)
+            if node.phase == "bid" and nxt.phase == "over":
+                events.add("throw-in")
+            if node.phase == "bid" and nxt.phase != "bid" and node.high < 0 and label == "pass":
+                events.add("forced bid")
+            if node.phase == "trump" and nxt.phase in ("give", "discard"):
+                events.add(f"{'chosen' if nxt.phase == 'give' else 'forced'} moon gift at {label[5:]}")
+            todo.append(nxt)
+    return events
+
+
+def test_sister_suites_reach_their_rules() -> None:
+    """The deals of the sister games' files were chosen so that their trees reach the rules of
+    RULES-FAMILY.md 14-16 named in them: the forced Joker bid and the throw-in (14), the stuck dealer
+    and both kinds of moon gift in a suit and in high or low (15, the double deck too), and Napoleon
+    at each table size with its throw-in, misère, Wellington and Blücher (16)."""
+    got: dict[str, set[str]] = {}
+    for p in POSITIONS:
+        game = sister_game(p.rules)
+        if game is not None:
+            h = ref_hand(p)
+            assert isinstance(h, RefSister) and p.up is None
+            got.setdefault(game, set()).update(auction_events(h))
+    assert got["hasenpfeffer"] >= {"forced bid", "throw-in"}
+    for game in ("bid-euchre", "bid-euchre-double"):
+        assert got[game] >= {"stuck dealer", "moon", "forced moon gift at h", "chosen moon gift at n",
+                             "chosen moon gift at low"}, (game, sorted(got[game]))
+    assert "chosen moon gift at c" in got["bid-euchre"]
+    assert got["napoleon"] >= {"throw-in", "misere", "wellington", "blucher"}
+    tables = {p.rules.players for p in POSITIONS if p.rules.napoleon}
+    assert tables == {3, 4, 5, 6, 7}
+
+
+def test_sister_reference_spot_checks() -> None:
+    """A few facts of RULES-FAMILY.md 14-16 checked directly on the reference."""
+    nap = RefSister(Rules.preset("napoleon", players=4), 3, [
+        "Ac Kc Qc Jc Tc".split(), "Ad Kd Qd Jd 8h".split(), "Ah Kh Qh 9s 8s".split(), "As Ks Qs 9c 8d".split()])
+    assert len(nap.deck()) == 28 and len(nap.stock) == 8
+    assert nap.options() == ["pass", "bid 2", "bid 3", "misere", "bid 4", "nap"]
+    assert nap.apply("bid 3").options() == ["pass", "misere", "bid 4", "nap"]
+    assert nap.apply("nap").options() == ["pass", "wellington"]
+    assert nap.apply("nap").apply("wellington").apply("blucher").options() == ["pass"]
+    led = nap.apply("misere").apply("pass").apply("pass").apply("pass")
+    assert led.phase == "play" and led.to_act == 0 and led.trump == "none"
+    led = nap.apply("bid 2").apply("pass").apply("pass").apply("pass").apply("play Tc")
+    assert led.trump == "c" and len(led.options()) == 5  # the lead fixed clubs; seat 1 has none: any card
+    assert [4 * len(NAP_PACK[k]) for k in range(3, 8)] == [24, 28, 32, 52, 52]
+    has = RefSister(Rules.preset("hasenpfeffer"), 3, [
+        "Jk Jh Ah Kh 9c Ts".split(), "Jd Qh Th Ac Kc 9d".split(), "9h Ad Kd Qd Td As".split(),
+        "Jc Js Qc Tc Ks Qs".split()])
+    assert has.stock == ("9s",) and has.to_act == 0
+    forced = has.apply("pass").apply("pass").apply("pass").apply("pass")
+    assert (forced.phase, forced.to_act, forced.bidder, forced.bids()[forced.high]) == ("trump", 0, 0, "bid 3")
+    bid = RefSister(Rules.preset("bid-euchre"), 3, [
+        "Jh Jd Ah Kh Qh 9c".split(), "Ac Kc Qc Tc 9d Td".split(), "Th 9h As Ks Ad Kd".split(),
+        "Jc Js Qs Ts 9s Qd".split()])
+    assert bid.stock == ()
+    assert bid.apply("pass").apply("pass").apply("pass").options() == ["bid 3", "bid 4", "bid 5", "bid 6", "moon"]
+    moon = bid.apply("moon").apply("pass").apply("pass").apply("pass").apply("call h")
+    assert moon.phase == "discard" and moon.out == {2} and "Th" in moon.hands[0] and len(moon.hands[0]) == 7
 
 
 @pytest.mark.parametrize("pos", POSITIONS, ids=[p.id for p in POSITIONS])
@@ -673,6 +1032,49 @@ def test_reference_legal_actions_on_random_playouts(rules: Rules) -> None:
     for i in range(150):
         s = State.random(rules, dealer=i % rules.players, rng=rng)
         playout_agrees(s, ref_of(s), rng)
+
+
+SISTERS = [Rules.preset("hasenpfeffer"), Rules.preset("bid-euchre"), Rules.preset("bid-euchre-double")] + [
+    Rules.preset("napoleon", players=k) for k in range(3, 8)]
+
+
+@pytest.mark.parametrize("rules", SISTERS, ids=[f"{sister_game(r)}{r.players}" for r in SISTERS])
+def test_sister_reference_on_random_playouts(rules: Rules) -> None:
+    """Beyond the fixed deals, for the games of RULES-FAMILY.md 14-16: engine and reference offer the
+    same actions to the same seat at every node of random hands (so they agree on every trick's
+    winner too) and end them together. Bids are mostly passed, so that forced Hasenpfeffer bids,
+    Napoleon's throw-ins and Bid Euchre's stuck dealer come up; moons are bid often."""
+    rng = random.Random(20240603)
+    ends: set[str] = set()
+    for i in range(120):
+        s = State.random(rules, dealer=i % rules.players, rng=rng)
+        d = s.deal
+        h = RefSister(rules, d.dealer, [[str(c) for c in cards] for cards in d.hands], [str(c) for c in d.stock])
+        while True:
+            engine = sorted(str(a) for a in s.legal_actions())
+            where = f"{[' '.join(map(str, cards)) for cards in d.hands]} after {[str(a) for a in s.history]}"
+            assert engine == sorted(h.options()), where
+            if not engine:
+                break
+            assert s.to_act == h.to_act, where
+            if h.phase == "bid" and "pass" in engine and rng.random() < 0.75:
+                a = "pass"
+            else:
+                a = "moon" if "moon" in engine and rng.random() < 0.3 else rng.choice(engine)
+            if h.phase == "bid" and h.turns == h.n - 1 and h.high < 0 and a == "pass":
+                ends.add("all passed")
+            if a == "moon":
+                ends.add("moon")
+            s.push(a)
+            h = h.after(a)
+        assert s.is_over and h.phase == "over"
+        ends.add("thrown in" if h.tricks_left else "played")
+    if rules.bid_euchre:  # the stuck dealer: nothing is thrown in
+        assert ends == {"played", "moon"}
+    elif rules.napoleon:
+        assert ends >= {"played", "all passed", "thrown in"}
+    else:  # Hasenpfeffer: all passed is a forced bid, thrown in only if the Joker is the unused card
+        assert ends >= {"played", "all passed"}
 
 
 def rigged_deal(rules: Rules, dealer: int, rng: random.Random) -> State:
