@@ -1,12 +1,13 @@
 """Decision time of a difficulty level on one core: median and 99th percentile, against a goal.
 
-The level's bot holds one side (seats 0 and 2, or seat 0 with fewer players) and the heuristic
-bot the others; whole games are played in one process, and every decision the level's bot is
-asked for is timed (forced ones, with a single legal action, are listed apart). The baseline,
-timed in the same run on the same games, is the heuristic bot's own decision time. The goal for
-``expert``: median at most 100 ms, 99th percentile at most 500 ms.
+The level's bot holds one side (seats 0 and 2 in a game of partners, else seat 0: Napoleon's
+every seat is a side) and the heuristic bot the others; whole games are played in one process,
+and every decision the level's bot is asked for is timed (forced ones, with a single legal
+action, are listed apart). The baseline, timed in the same run on the same games, is the
+heuristic bot's own decision time. The goal for ``expert``: median at most 100 ms, 99th
+percentile at most 500 ms.
 
-    python bench/latency.py [--level expert] [--games 6] [--rules american] [--seed 0]
+    python bench/latency.py [--level expert] [--games 6] [--rules american] [--players N] [--seed 0]
 """
 
 from __future__ import annotations
@@ -40,11 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", default="expert")
     p.add_argument("--games", type=int, default=6)
     p.add_argument("--rules", default="american")
+    p.add_argument("--players", type=int, default=None, help="players at the table (Napoleon: 3 to 7)")
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    rules = Rules.preset(a.rules)
+    rules = Rules.preset(a.rules) if a.players is None else Rules.preset(a.rules, players=a.players)
     n = rules.players
-    mine = {0, 2} if n == 4 else {0}
+    mine = {0, 2} if n == 4 and rules.sides == 2 else {0}
     times: dict[str, list[float]] = defaultdict(list)
     forced: list[float] = []
     base: list[float] = []
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             game.push(action)
     every = [t for ts in times.values() for t in ts]
     med, p99 = statistics.median(every), pct(every, 0.99)
-    print(f"{a.level} on {a.rules}: {len(every)} decisions with a choice over {a.games} games, one core")
+    print(f"{a.level} on {a.rules} ({n} players): {len(every)} decisions with a choice over {a.games} games, one core")
     print(f"  median {med * 1000:7.1f} ms   p99 {p99 * 1000:7.1f} ms   max {max(every) * 1000:7.1f} ms")
     for phase, ts in sorted(times.items()):
         print(f"    {phase:8s} {len(ts):5d} decisions  median {statistics.median(ts) * 1000:7.1f} ms  "

@@ -24,7 +24,7 @@ from typing import Any
 from euchre.actions import Action
 from euchre.describe import action_words
 from euchre.game import Game
-from euchre.hints import Hint, hint
+from euchre.hints import Hint, hint, searchable
 from euchre.state import Phase, State
 from euchre.view import PlayerView
 
@@ -82,6 +82,10 @@ class Review:
 
     players: list[str]
     decisions: list[Decision] = field(default_factory=list)
+    unreviewed: int = 0
+    """Decisions with a choice that the search does not play, so not reviewed: the double deck's
+    but for its last five tricks, Napoleon's first trick at six and seven seats
+    (:func:`euchre.hints.searchable`)."""
 
     def seat_totals(self) -> list[dict[str, Any]]:
         """Per seat: decisions reviewed, expected points lost, loss per decision, inaccuracies,
@@ -101,7 +105,7 @@ class Review:
 
     def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "seats": self.seat_totals(),
-                "decisions": [d.to_dict() for d in self.decisions]}
+                "decisions": [d.to_dict() for d in self.decisions], "unreviewed": self.unreviewed}
 
 
 def _decisions(game: Game) -> Iterator[tuple[int, int, State]]:
@@ -133,6 +137,11 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
         seat = state.to_act
         chosen = game.hands[hi].history[ai]
         view = PlayerView.of(state, seat)
+        if not searchable(view):
+            review.unreviewed += 1
+            if progress is not None:
+                progress()
+            continue
         evaluations = tuple(hint(view, seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
                                  auction_samples=bid_samples, actions=legal))
         best = evaluations[0]

@@ -33,11 +33,13 @@ from dataclasses import dataclass, replace
 
 from euchre.actions import Action
 from euchre.bots.search import Evaluation, SearchBot, _Later
+from euchre.bots.search_double import double_searches
+from euchre.bots.search_napoleon import napoleon_searches
 from euchre.cards import effective_suit
 from euchre.view import _HOUSE_PHASES, PlayerView
 
-__all__ = ["Hint", "hint", "hintable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES", "HINT_AUCTION_SAMPLES",
-           "LATE_FACTOR", "EVEN_Z"]
+__all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
+           "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
 
 HINT_SAMPLES = 2400
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
@@ -91,12 +93,24 @@ def position_seed(view: PlayerView) -> int:
 
 
 def hintable(view: PlayerView) -> bool:
-    """Whether :func:`hint` can advise this view: every position can be, the house rules' too (a
-    call for best, the offers, a farmer's exchange: the sampling covers what they hide,
-    :meth:`~euchre.view.PlayerView.resample`), but for Napoleon and the double deck, which the
-    search does not cover yet (:func:`hint` refuses them by name). Whether the seat is to act is
-    :func:`hint`'s own check."""
-    return not (view.rules.napoleon or view.rules.double_deck)
+    """Whether the tables offer hints for this view (the server's Hint button, :mod:`euchre.server`):
+    wherever :func:`hint` advises (:func:`searchable`: the house rules' positions too, a call for
+    best, the offers, a farmer's exchange, whose sampling covers what they hide; Napoleon's, but
+    for the first trick of six and seven seats), except the double deck's, whose hints cover only
+    its last five tricks, a Hint button that would come and go within a hand."""
+    return searchable(view) and not view.rules.double_deck
+
+
+def searchable(view: PlayerView) -> bool:
+    """Whether :func:`hint` can advise this view: every game, Napoleon included (its bids, first
+    lead and cards, on the search bot's Napoleon budgets, :mod:`euchre.bots.search_napoleon`),
+    but where the search bot does not search either: a Napoleon table of six or seven before the
+    second trick (:func:`~euchre.bots.search_napoleon.napoleon_searches`) and the double deck
+    but for its last five tricks (:func:`~euchre.bots.search_double.double_searches`). Whether the
+    seat is to act is :func:`hint`'s own check."""
+    if view.rules.double_deck:
+        return double_searches(view)
+    return not view.rules.napoleon or napoleon_searches(view)
 
 
 CONTROL_MIN = 8
@@ -108,7 +122,7 @@ def _controllable(view: PlayerView) -> bool:
     under the house rules, whose sampling weighs the other seats' hidden choices)."""
     r = view.rules
     return not (view.gifts or view.phase in _HOUSE_PHASES or view.misdeal >= 0 or view.farmer >= 0
-                or r.ace_no_face or r.farmers_hand)
+                or r.ace_no_face or r.farmers_hand or r.double_deck)  # (the double deck's copies: no features)
 
 
 def _features(view: PlayerView, hands: list[tuple[int, ...]]):  # -> numpy array (samples x features)
@@ -238,7 +252,7 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     the control variate (see the module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
-    if not hintable(view):
+    if not searchable(view):
         view.rules.refuse_six_cards("hints (the search)")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,

@@ -13,6 +13,14 @@ Hands of five or six cards are solved (``rules.hand_size``: six in Hasenpfeffer 
 with any trump index (a suit, no trump or low) and any deck of distinct cards; a seat sitting
 out is skipped. The search itself knows nothing of the size: it counts the tricks still to finish.
 
+Napoleon (RULES-FAMILY.md 16) is solved too: three to seven seats, its packs up to the full 52
+(card ids up to 52, so a hand is still one 64-bit mask), its trumps without bowers (indexes 6-9)
+and its misère (10, no trump). Every seat but the bidder is paid the same, so the play is a
+two-sided game, the bidder alone against the rest, and the value is still the maker's (the
+bidder's) tricks; in a misère the bidder plays to take none (:func:`minimises`), which is what
+scores it. The cost grows fast with the seats: a seven-seat deal from the first trick can take
+seconds (bench/README.md, Napoleon).
+
 The search is alpha-beta over card plays, compiled with numba. What makes it fast:
 
 * a transposition table at trick boundaries, keyed by the cards still held and the leader (within
@@ -22,7 +30,9 @@ The search is alpha-beta over card plays, compiled with numba. What makes it fas
   order of their suit under this trump;
 * moves generated in a single pass over a per-trump table of cards by suit and strength, highest
   first, with bitmask hands and in-place undo (no copies);
-* the last trick is scored without search.
+* the last trick is scored without search, and a window outside what the tricks left can give
+  (at least ``left``, at most none) is answered at once (this cut made Euchre's full solves about
+  a third faster).
 
 ``bench/solver.py`` measures full-hand solves per second.
 """
@@ -35,32 +45,118 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from euchre.actions import PLAY_ACTIONS, PLAY_OFFSET, Action
-from euchre.cards import EFFECTIVE, FOLLOW, NUM_CARDS, NUM_TRUMPS, POWER
-from euchre.errors import PhaseError, RulesError
-from euchre.state import Phase, State
-
-__all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "TT_BYTES", "MAX_HAND"]
-
-# Indexed by the trump index: 0-3 a suit, 4 no trump, 5 low (cards.NO_TRUMP, cards.LOW). The
-# search's trick winner, "highest trump else highest of the led suit", needs no branch for a hand
-# without trump: no card's effective suit is 4 or 5.
-_EFF = np.array(EFFECTIVE, dtype=np.int64)
-_POW = np.array(POWER, dtype=np.int64)
-_FOL = np.array([[m & ((1 << NUM_CARDS) - 1) for m in FOLLOW[t]] for t in range(NUM_TRUMPS)], dtype=np.int64)
-"""(The Euchre cards only: the double deck's second copies, ids 53-76, are never solved.)"""
-_ORDER = np.array(
-    [sorted(range(NUM_CARDS), key=lambda c, t=t: (EFFECTIVE[t][c], -POWER[t][c]))  # type: ignore[misc]
-     for t in range(NUM_TRUMPS)],
-    dtype=np.int64,
+from euchre.actions import PLAY_ACTIONS, PLAY_OFFSET, Action, Kind
+from euchre.cards import (
+    EFFECTIVE,
+    JOKER,
+    LOW_CARD,
+    NUM_ALL_TRUMPS,
+    NUM_CARDS,
+    PLAIN_TRUMP,
+    POWER,
+    TWIN,
+    TWIN_CARD,
+    face,
 )
-"""_ORDER[trump]: every card grouped by the suit it follows, strongest first within a suit."""
+from euchre.errors import PhaseError, RulesError
+from euchre.state import MISERE_LEVEL, Phase, State
 
+__all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "minimises", "TT_BYTES", "MAX_HAND",
+           "MAX_SEATS"]
+
+# Indexed by the trump index: 0-3 a suit, 4 no trump, 5 low (cards.NO_TRUMP, cards.LOW), 6-10
+# Napoleon's (cards.PLAIN_TRUMP + suit, cards.PLAIN_NO_TRUMP), 11-16 the double deck's (DOUBLE +
+# the Euchre index, on its local card ids: _double_rows). The search's trick winner, "highest
+# trump else highest of the led suit", needs no branch for a hand without trump: no card's
+# effective suit is 4, 5, 10, 15 or 16.
+_SOLVED_CARDS = (NUM_CARDS, LOW_CARD + 20)
+"""Card ids the solver plays, by kind of trump index: the Euchre games' 33 (a suit, no trump, low:
+indexes 0-5) and Napoleon's 53 (indexes 6-10: the Euchre ids and the 2s to 6s, 33-52). Every
+mask fits in 64 bits."""
+DOUBLE = NUM_ALL_TRUMPS
+"""The double deck's trump indexes are ``DOUBLE + t`` (``t`` the Euchre index, 0-5). Its cards are
+given local ids for a solve: a card's first copy in play its own id, the second ``DOUBLE_TWIN +
+i`` (``i`` the copy's place among :data:`~euchre.cards.TWIN`'s, 0-23), so that the 48 cards fit in
+57 bits while the engine's second copies are ids 53-76 (and two seats' single copies of a card
+share the card's id)."""
+DOUBLE_TWIN = NUM_CARDS
+_ROWS = DOUBLE + 6
+_WIDTH = DOUBLE_TWIN + 24
+
+
+def _ids(t: int) -> int:
+    return _SOLVED_CARDS[t >= PLAIN_TRUMP]
+
+
+def _double_rows() -> tuple[list[list[int]], list[list[int]]]:
+    """Effective suits and powers of the double deck's local ids under ``DOUBLE + t``: a second
+    copy as its card, and the trump suit renumbered ``DOUBLE + t`` so that the trick winner's
+    test (the card's suit is the trump index) holds."""
+    eff, pw = [], []
+    for t in range(6):
+        e = [0] * len(EFFECTIVE[0])
+        w = [0] * len(EFFECTIVE[0])
+        for c in range(_WIDTH):
+            g = c if c < DOUBLE_TWIN else TWIN_CARD + c - DOUBLE_TWIN
+            e[c] = DOUBLE + t if EFFECTIVE[t][g] == t and t < 4 else EFFECTIVE[t][g]
+            w[c] = POWER[t][g]
+        eff.append(e)
+        pw.append(w)
+    return eff, pw
+
+
+_DEFF, _DPOW = _double_rows()
+_EFF = np.array([*EFFECTIVE, *_DEFF], dtype=np.int64)
+_POW = np.array([*POWER, *_DPOW], dtype=np.int64)
+
+
+def _cards(t: int) -> list[int]:
+    """The card ids a trump index's solves hold (the Joker only in the Euchre games)."""
+    if t >= DOUBLE:
+        return [c for c in range(_WIDTH) if c != JOKER]
+    return [c for c in range(_ids(t)) if c != JOKER or t < PLAIN_TRUMP]
+
+
+_FOL = np.array([[sum(1 << c for c in _cards(t) if _EFF[t, c] == suit) for suit in range(_ROWS)]
+                 for t in range(_ROWS)], dtype=np.int64)
+"""_FOL[trump, suit]: the cards that follow ``suit`` (an effective suit) under ``trump``."""
+
+
+def _order(t: int) -> list[int]:
+    """The cards of trump index ``t`` grouped by the suit they follow, strongest first within a
+    suit (a double deck's two copies side by side), padded with zeros to the widest table."""
+    cards = sorted(_cards(t), key=lambda c: (_EFF[t, c], -_POW[t, c], c))
+    return cards + [0] * (_WIDTH - len(cards))
+
+
+_ORDER = np.array([_order(t) for t in range(_ROWS)], dtype=np.int64)
+"""_ORDER[trump]: every card grouped by the suit it follows, strongest first within a suit (the
+first ``_NORD[trump]`` entries)."""
+
+
+def _pair(t: int, c: int) -> int:
+    if t < DOUBLE:
+        return -1
+    if c >= DOUBLE_TWIN:
+        return int(face(TWIN_CARD + c - DOUBLE_TWIN))
+    return DOUBLE_TWIN + TWIN[c] - TWIN_CARD if c in TWIN else -1  # type: ignore[index]
+
+
+_PAIR = np.array([[_pair(t, c) for c in range(_WIDTH)] for t in range(_ROWS)], dtype=np.int64)
+"""_PAIR[trump, card]: the double deck's other copy of a local id (-1 elsewhere). Two cards of one
+hand are not one move when the other copy of either is held by another seat: of two copies the
+first played wins, so the lower card may lose to it where the higher would not."""
+_NORD = np.array([len(_cards(t)) for t in range(_ROWS)], dtype=np.int64)
+"""How many entries of ``_ORDER[trump]`` are cards: 33 for the Euchre games, 52 for Napoleon, 56
+for the double deck's local ids (24 of them unused: the 7s and 8s)."""
+
+MAX_SEATS = 7
+"""The most seats the solver plays (Napoleon's seven; the Euchre games have at most four)."""
 MAX_HAND = 6
 """The largest hand the solver plays (its stack and move buffers are sized for it)."""
 
 _TT_BITS = 18
-_MAX_PLY = 4 * MAX_HAND
+_MAX_PLY = MAX_SEATS * MAX_HAND
 TT_BYTES = 4 * 8 << _TT_BITS
 """Bytes of one solver's transposition table (four arrays of 2**18 64-bit words: 8 MiB). The
 table never grows: a full slot is overwritten."""
@@ -91,20 +187,21 @@ def _winner(t: int, cards: np.ndarray, seats: np.ndarray, count: int) -> int:
 
 # Fields of one ply's frame in the explicit search stack (numba caches no recursive function
 # reliably, so the search keeps its own stack).
-_SEAT, _NT, _LEFT, _ALPHA, _BETA, _A0, _B0, _KEY, _H, _N, _K, _BEST, _HAND, _BONUS = range(14)
-_SAVED = 14
-"""Fields 14..21: the four cards and four seats of a trick saved when a move finishes it."""
-_FIELDS = 22
+_SEAT, _NT, _LEFT, _ALPHA, _BETA, _A0, _B0, _KEY, _H, _N, _K, _BEST, _HAND, _BONUS, _HELD = range(15)
+_SAVED = 15
+"""Fields 15..28: the cards and seats (up to :data:`MAX_SEATS` each) of a trick saved when a move
+finishes it."""
+_FIELDS = _SAVED + 2 * MAX_SEATS
 
 
 @njit(cache=True, nogil=True)
-def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray, nactive: int,
-           nxt: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int, left: int,
-           alpha: int, beta: int, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
+def _enter(fr: np.ndarray, p: int, hands: np.ndarray, held: int, t: int, maker: np.ndarray,
+           nactive: int, nxt: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int,
+           left: int, alpha: int, beta: int, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
            tt_hi: np.ndarray, gen: int, buf: np.ndarray) -> int:
     """Open the node of ply ``p``: return its value when it is known at once (end of the hand,
-    last trick, a transposition-table cut), else generate its moves and return -100."""
-    held = hands[0] | hands[1] | hands[2] | hands[3]
+    last trick, a transposition-table cut), else generate its moves and return -100. ``held``:
+    every card still in a hand (the trick's excluded)."""
     fr[p, _A0] = alpha
     fr[p, _B0] = beta
     if nt == 0:
@@ -118,7 +215,14 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
                 tseats[j] = s
                 s = nxt[s]
             return maker[_winner(t, tcards, tseats, nactive)]
-        key = held | (seat << 40) | (1 << 44)
+        # The value lies in [0, left]: a window outside it is answered at once.
+        if alpha >= left:
+            return left
+        if beta <= 0:
+            return 0
+        # The cards held fix who holds what within one deal; the leader's seat takes the three
+        # low bits (the cards, Napoleon's up to id 52, sit above them).
+        key = (held << 3) | seat | (1 << 60)
         h = ((key * 0x4F1BBCDCBFA53E0B) >> 30) & ((1 << _TT_BITS) - 1)
         fr[p, _KEY] = key
         fr[p, _H] = h
@@ -145,7 +249,8 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
     n = 0
     last_suit = -1
     last_mine = False
-    for i in range(NUM_CARDS):
+    double = t >= DOUBLE
+    for i in range(_NORD[t]):
         c = _ORDER[t, i]
         bit = 1 << c
         if not alive & bit:
@@ -155,10 +260,14 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
             last_suit = s
             last_mine = False
         if moves & bit:
-            if not last_mine:
+            tied = False  # the double deck: the other copy of this card is another seat's
+            if double:
+                q = _PAIR[t, c]
+                tied = q >= 0 and (alive >> q) & 1 == 1 and (moves >> q) & 1 == 0
+            if not last_mine or tied:
                 buf[p, n] = c
                 n += 1
-            last_mine = True
+            last_mine = not tied
         else:
             last_mine = False
     fr[p, _SEAT] = seat
@@ -168,8 +277,9 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, t: int, maker: np.ndarray,
     fr[p, _BETA] = beta
     fr[p, _N] = n
     fr[p, _K] = 0
-    fr[p, _BEST] = -1 if maker[seat] == 1 else 99
+    fr[p, _BEST] = -1 if maker[MAX_SEATS + seat] == 1 else 99
     fr[p, _HAND] = hand
+    fr[p, _HELD] = held
     return -100
 
 
@@ -181,11 +291,19 @@ def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nacti
     """Maker tricks still to come (this trick included) under best play: fail-soft alpha-beta
     over card plays with an explicit stack.
 
-    ``hands`` are bitmasks, changed and restored in place; ``tcards``/``tseats`` hold the ``nt``
-    cards of the trick in progress; ``seat`` is to play; ``left`` counts the tricks not yet
-    finished (the current one included). The search never leaves the trick arrays changed.
+    ``hands`` are bitmasks (one per seat, :data:`MAX_SEATS` of them, zero for a seat not
+    playing), changed and restored in place; ``maker[s]`` is 1 when a trick seat ``s`` wins counts
+    for the value, ``maker[MAX_SEATS + s]`` 1 when seat ``s`` plays to raise the value (the
+    makers; a misère bidder plays to keep it down: that is then 0 for it and 1 for the others,
+    :meth:`Solver._setup`); ``tcards``/
+    ``tseats`` hold the ``nt`` cards of the trick in progress; ``seat`` is to play; ``left``
+    counts the tricks not yet finished (the current one included). The search never leaves the
+    trick arrays changed.
     """
-    v = _enter(fr, 0, hands, t, maker, nactive, nxt, tcards, tseats, nt, seat, left, alpha, beta,
+    held = 0
+    for j in range(MAX_SEATS):
+        held |= hands[j]
+    v = _enter(fr, 0, hands, held, t, maker, nactive, nxt, tcards, tseats, nt, seat, left, alpha, beta,
                tt_key, tt_gen, tt_lo, tt_hi, gen, buf)
     if v != -100:
         return v
@@ -207,14 +325,15 @@ def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nacti
                 w = _winner(t, tcards, tseats, nactive)
                 m = maker[w]
                 fr[p, _BONUS] = m
-                for j in range(4):
+                for j in range(nactive):
                     fr[p, _SAVED + j] = tcards[j]
-                    fr[p, _SAVED + 4 + j] = tseats[j]
-                v = _enter(fr, p + 1, hands, t, maker, nactive, nxt, tcards, tseats, 0, w,
+                    fr[p, _SAVED + MAX_SEATS + j] = tseats[j]
+                v = _enter(fr, p + 1, hands, fr[p, _HELD] & ~(1 << c), t, maker, nactive, nxt, tcards, tseats, 0, w,
                            fr[p, _LEFT] - 1, a - m, b - m, tt_key, tt_gen, tt_lo, tt_hi, gen, buf)
             else:
                 fr[p, _BONUS] = -1
-                v = _enter(fr, p + 1, hands, t, maker, nactive, nxt, tcards, tseats, q + 1, nxt[s],
+                v = _enter(fr, p + 1, hands, fr[p, _HELD] & ~(1 << c), t, maker, nactive, nxt, tcards, tseats,
+                           q + 1, nxt[s],
                            fr[p, _LEFT], a, b, tt_key, tt_gen, tt_lo, tt_hi, gen, buf)
             if v == -100:
                 p += 1
@@ -254,11 +373,11 @@ def _search(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nacti
         hands[s] = fr[p, _HAND]
         m = fr[p, _BONUS]
         if m >= 0:
-            for j in range(4):
+            for j in range(nactive):
                 tcards[j] = fr[p, _SAVED + j]
-                tseats[j] = fr[p, _SAVED + 4 + j]
+                tseats[j] = fr[p, _SAVED + MAX_SEATS + j]
             v += m
-        if maker[s] == 1:
+        if maker[MAX_SEATS + s] == 1:
             if v > fr[p, _BEST]:
                 fr[p, _BEST] = v
                 if v > fr[p, _ALPHA]:
@@ -282,6 +401,8 @@ def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive
     """The maker tricks still to come after ``seat`` plays each of ``cards`` (into ``out``),
     searched with the window (``alpha``, ``beta``): exact inside it, a bound outside (fail-soft)."""
     hand = hands[seat]
+    saved_cards = tcards.copy()
+    saved_seats = tseats.copy()
     for k in range(cards.shape[0]):
         c = cards[k]
         hands[seat] = hand & ~(1 << c)
@@ -290,16 +411,23 @@ def _root(hands: np.ndarray, t: int, nxt: np.ndarray, maker: np.ndarray, nactive
         if nt + 1 == nactive:
             w = _winner(t, tcards, tseats, nactive)
             m = maker[w]
-            c0, c1, c2, c3 = tcards[0], tcards[1], tcards[2], tcards[3]
-            s0, s1, s2, s3 = tseats[0], tseats[1], tseats[2], tseats[3]
+            saved_cards[:] = tcards
+            saved_seats[:] = tseats
             out[k] = m + _search(hands, t, nxt, maker, nactive, tcards, tseats, 0, w, left - 1,
                                  alpha - m, beta - m, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
-            tcards[0], tcards[1], tcards[2], tcards[3] = c0, c1, c2, c3
-            tseats[0], tseats[1], tseats[2], tseats[3] = s0, s1, s2, s3
+            tcards[:] = saved_cards
+            tseats[:] = saved_seats
         else:
             out[k] = _search(hands, t, nxt, maker, nactive, tcards, tseats, nt + 1, nxt[seat], left,
                              alpha, beta, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr)
     hands[seat] = hand
+
+
+def _card_of(a: Action) -> int:
+    """The card id of a play action (Napoleon's 2s to 6s, ids 33-52, play by codes of their own)."""
+    if a.kind is Kind.PLAY and a - PLAY_OFFSET >= NUM_CARDS:
+        return int(a.card)  # type: ignore[arg-type]
+    return a - PLAY_OFFSET
 
 
 class Solver:
@@ -325,49 +453,101 @@ class Solver:
         self._gen = 0
         self._buf = np.zeros((_MAX_PLY, 8), dtype=np.int64)
         self._fr = np.zeros((_MAX_PLY, _FIELDS), dtype=np.int64)
-        self._tcards = np.zeros(4, dtype=np.int64)
-        self._tseats = np.zeros(4, dtype=np.int64)
+        self._tcards = np.zeros(MAX_SEATS, dtype=np.int64)
+        self._tseats = np.zeros(MAX_SEATS, dtype=np.int64)
+        self._t = 0
+        """The trump index of the current solve (the double deck's: :data:`DOUBLE` + trump)."""
+        self._local: dict[tuple[int, int], int] | None = None
+        """The double deck: (seat, card) -> the local id of a copy the seat holds (:meth:`_double`)."""
 
     def _setup(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]:
-        if state.rules.hand_size > MAX_HAND:
-            raise RulesError(f"the solver plays hands of at most {MAX_HAND} cards, not {state.rules.hand_size}")
+        rules = state.rules
         if state.phase is not Phase.PLAY:
             raise PhaseError(f"the solver needs a hand in trick play, not {state.phase_words()}")
+        if rules.hand_size > MAX_HAND and (not rules.double_deck
+                                           or max(m.bit_count() for m in state.hands) > MAX_HAND):
+            raise RulesError(f"the solver plays hands of at most {MAX_HAND} cards, not {rules.hand_size}"
+                             + (" (the double deck: from the last six tricks)" if rules.double_deck else ""))
         n = state.n
-        hands = np.zeros(4, dtype=np.int64)
-        nxt = np.zeros(4, dtype=np.int64)
-        maker = np.zeros(4, dtype=np.int64)
+        hands = np.zeros(MAX_SEATS, dtype=np.int64)
+        nxt = np.zeros(MAX_SEATS, dtype=np.int64)
+        maker = np.zeros(2 * MAX_SEATS, dtype=np.int64)
         active = [s for s in range(n) if state.is_active(s)]
+        double = rules.double_deck
         for i, s in enumerate(active):
-            hands[s] = state.hands[s]
+            hands[s] = 0 if double else state.hands[s]  # (the double deck's: local ids, below)
             nxt[s] = active[(i + 1) % len(active)]
         maker_side = state.side_of(state.maker)
+        # Whose tricks count (the maker's side), then who plays to raise them: the makers, except
+        # in a misère, where the bidder plays to take none and every other seat to give it one.
+        flip = minimises(state)
         for s in range(n):
             maker[s] = 1 if state.side_of(s) == maker_side else 0
+            maker[MAX_SEATS + s] = maker[s] ^ flip
         for j, (s, c) in enumerate(state.trick):
-            self._tcards[j] = c
+            self._tcards[j] = 0 if double else c
             self._tseats[j] = s
+        self._t = int(state.trump)  # type: ignore[arg-type]
+        self._local = None
+        if double:
+            self._double(state, hands, active)
         self._gen += 1
-        return hands, nxt, maker, len(active), len(state.trick), state.rules.hand_size - len(state.tricks)
+        return hands, nxt, maker, len(active), len(state.trick), rules.hand_size - len(state.tricks)
+
+    def _double(self, state: State, hands: np.ndarray, active: list[int]) -> None:
+        """The double deck: the cards in play renumbered onto local ids (:data:`DOUBLE`), the
+        trick's first, so that a card's two copies are two ids and every hand a mask of 57 bits;
+        the trump index becomes ``DOUBLE + trump``. ``self._local`` maps (seat, card) to the id of
+        a copy of that card the seat holds, for the cards asked about."""
+        taken: set[int] = set()
+
+        def local(c: int) -> int:
+            f = int(face(c))
+            if f not in taken:
+                taken.add(f)
+                return f
+            return DOUBLE_TWIN + TWIN[f] - TWIN_CARD  # type: ignore[index]
+
+        for j, (_, played) in enumerate(state.trick):
+            self._tcards[j] = local(played)
+        self._local = {}
+        for s in active:
+            mask = 0
+            m = state.hands[s]
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                lid = local(c)
+                self._local.setdefault((s, int(face(c))), lid)
+                mask |= 1 << lid
+                m ^= low
+            hands[s] = mask
+        self._t = DOUBLE + self._t
+
+    def _ids_of(self, seat: int, cards: Sequence[int]) -> list[int]:
+        """The solver's ids of a seat's cards (the double deck's local ids, else the cards)."""
+        if self._local is None:
+            return list(cards)
+        return [self._local[(seat, int(face(c)))] for c in cards]
 
     def solve(self, state: State) -> int:
         """The tricks the maker's side ends the hand with (already won included) if every seat
-        plays its best from here."""
+        plays its best from here (in a misère, the bidder as few as it can)."""
         if state.phase is Phase.OVER:
             return state.maker_tricks()
         hands, nxt, maker, nactive, nt, left = self._setup(state)
-        future = _search(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
-                         nt, state.to_act, left, -1, state.rules.hand_size + 1, self._tt_key, self._tt_gen, self._tt_lo,
-                         self._tt_hi, self._gen, self._buf, self._fr)
+        future = _search(hands, self._t, nxt, maker, nactive, self._tcards,  # type: ignore[arg-type]
+                         self._tseats, nt, state.to_act, left, -1, state.rules.hand_size + 1, self._tt_key,
+                         self._tt_gen, self._tt_lo, self._tt_hi, self._gen, self._buf, self._fr)
         return state.maker_tricks() + int(future)
 
     def card_values(self, state: State, cards: Sequence[int]) -> list[int]:
         """For each card (each must be a legal play of the seat to act), the maker's final tricks
         if it is played and everyone plays best afterwards."""
         hands, nxt, maker, nactive, nt, left = self._setup(state)
-        arr = np.array(cards, dtype=np.int64)
+        arr = np.array(self._ids_of(state.to_act, cards), dtype=np.int64)
         out = np.zeros(len(cards), dtype=np.int64)
-        _root(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats, nt,  # type: ignore[arg-type]
+        _root(hands, self._t, nxt, maker, nactive, self._tcards, self._tseats, nt,  # type: ignore[arg-type]
               state.to_act, left, arr, out, self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi,
               self._gen, self._buf, self._fr, -1, state.rules.hand_size + 1)
         base = state.maker_tricks()
@@ -388,7 +568,7 @@ class Solver:
             return state.maker_tricks()
         hands, nxt, maker, nactive, nt, left = self._setup(state)
         base = state.maker_tricks()
-        t = int(state.trump)  # type: ignore[arg-type]
+        t = self._t
 
         def at_least(k: int) -> bool:
             need = k - base
@@ -419,7 +599,7 @@ class Solver:
             return False
         hands, nxt, maker, nactive, nt, left = self._setup(state)
         need = left if makers else 1
-        v = _search(hands, int(state.trump), nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
+        v = _search(hands, self._t, nxt, maker, nactive, self._tcards, self._tseats,  # type: ignore[arg-type]
                     nt, state.to_act, left, need - 1, need, self._tt_key, self._tt_gen, self._tt_lo,
                     self._tt_hi, self._gen, self._buf, self._fr)
         return int(v) >= left if makers else int(v) < 1
@@ -428,18 +608,18 @@ class Solver:
         """Like :meth:`action_values`, but each value only as exact as scoring needs (see
         :meth:`outcome`): much faster, the same points."""
         legal = state.legal_actions()
-        cards = [a - PLAY_OFFSET for a in legal]
+        cards = [_card_of(a) for a in legal]
         groups = self._equivalent(state, cards)
         reps = sorted(set(groups.values()))
         hands, nxt, maker, nactive, nt, left = self._setup(state)
         base = state.maker_tricks()
-        t = int(state.trump)  # type: ignore[arg-type]
+        t = self._t
 
         def at_least(k: int, among: list[int]) -> dict[int, bool]:
             need = k - base
             if need <= 0 or need > left or not among:
                 return {c: need <= 0 for c in among}
-            arr = np.array(among, dtype=np.int64)
+            arr = np.array(self._ids_of(state.to_act, among), dtype=np.int64)
             out = np.zeros(len(among), dtype=np.int64)
             _root(hands, t, nxt, maker, nactive, self._tcards, self._tseats, nt, state.to_act, left, arr, out,
                   self._tt_key, self._tt_gen, self._tt_lo, self._tt_hi, self._gen, self._buf, self._fr,
@@ -471,7 +651,7 @@ class Solver:
         """Each legal play of the seat to act with the maker's final tricks after it (best play by
         all afterwards). Equivalent cards are solved once and share the value."""
         legal = state.legal_actions()
-        cards = [a - PLAY_OFFSET for a in legal]
+        cards = [_card_of(a) for a in legal]
         groups = self._equivalent(state, cards)
         reps = sorted(set(groups.values()))
         vals = dict(zip(reps, self.card_values(state, reps), strict=True))
@@ -483,15 +663,19 @@ class Solver:
 
     def best_actions(self, state: State) -> tuple[list[Action], tuple[int, ...]]:
         """The best plays of the seat to act (all that tie) and the points per side they lead to:
-        the makers maximise their tricks, the defenders minimise them."""
+        the makers maximise their tricks, the defenders minimise them (a misère bidder minimises
+        its own, the others maximise them)."""
         values = self.action_values(state)
-        makers = state.side_of(state.to_act) == state.side_of(state.maker)
+        makers = (state.side_of(state.to_act) == state.side_of(state.maker)) != minimises(state)
         best = max(values.values()) if makers else min(values.values())
         return [a for a, v in values.items() if v == best], state.score_for(best)
 
     @staticmethod
     def _equivalent(state: State, cards: list[int]) -> dict[int, int]:
-        """Each playable card with the representative of its class of equivalent cards."""
+        """Each playable card with the representative of its class of equivalent cards (the
+        double deck: each its own, the search merging them itself)."""
+        if state.rules.double_deck:
+            return {c: c for c in cards}
         t = state.trump
         assert t is not None
         alive = 0
@@ -505,7 +689,7 @@ class Solver:
         rep: dict[int, int] = {}
         current = -1
         last_suit = -1
-        for code in _ORDER[t]:
+        for code in _ORDER[t, :_NORD[t]]:
             c = int(code)
             if not alive >> c & 1:
                 continue
@@ -520,6 +704,13 @@ class Solver:
             else:
                 current = -1
         return rep
+
+
+def minimises(state: State) -> bool:
+    """Whether the maker plays to take as few tricks as it can: a Napoleon misère (RULES-FAMILY.md
+    16), which is made by taking none. The solver's value stays the maker's tricks, so that
+    :meth:`~euchre.state.State.score_for` scores it as ever; only who plays to raise it changes."""
+    return state.rules.napoleon and state.bid == MISERE_LEVEL
 
 
 _THRESHOLDS: dict[tuple[int, int, bool, int, tuple[int, int, bool]], tuple[object, tuple[int, ...]]] = {}

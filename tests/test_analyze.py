@@ -20,6 +20,7 @@ from euchre.analyze import BLUNDER, MISTAKE, NOISE, Decision, Review, analyze_ga
 from euchre.bots import make_bot
 from euchre.cli import main
 from euchre.describe import action_words
+from euchre.state import Phase
 from euchre.view import PlayerView
 
 EGN_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "egn"
@@ -213,3 +214,23 @@ def test_command_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
             main(args)
         assert exc.value.code == 2
     assert "--samples: must be at least 1" in capsys.readouterr().err
+
+
+def test_a_review_of_the_sister_games_covers_what_the_search_plays() -> None:
+    """Napoleon at four is reviewed whole; the double deck only in its last five tricks, the
+    decisions before them (the heuristic's, past the solver's hand size) counted as unreviewed."""
+    for rules, whole in ((Rules.preset("napoleon", players=4, deals=1), True),
+                         (Rules.preset("bid-euchre-double", target=6), False)):
+        game = Game(rules, seed=3)
+        bots = [make_bot("hard", seed=s) for s in range(rules.players)]
+        while not game.is_over:
+            game.push(bots[game.to_act].choose(game.view(game.to_act)))
+        review = analyze_game(game, samples=8, bid_samples=4)
+        assert review.decisions
+        assert review.unreviewed + len(review.decisions) == count_decisions(game)
+        if whole:
+            assert review.unreviewed == 0
+        else:
+            assert review.unreviewed > len(review.decisions) / 2
+            assert all(d.phase is Phase.PLAY for d in review.decisions)
+            assert review.to_dict()["unreviewed"] == review.unreviewed

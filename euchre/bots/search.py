@@ -30,6 +30,11 @@ solved, once per evaluation (their value depends on nothing the sample holds). T
 and discarded under these rules, like the cards played, go to the heuristic player's choice when
 the search cannot tell them from the best (``policy_even``).
 
+Napoleon and the double deck are searched the same way, with what differs in modules of their
+own: Napoleon's budgets by the size of the table, its bidder's first lead (which fixes trump)
+and its misère (:mod:`euchre.bots.search_napoleon`); the double deck's twelve-card hands, played
+by the heuristic until the last five tricks (:mod:`euchre.bots.search_double`).
+
 The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
 last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
 target, the bot maximises its chance of winning the game (:func:`win_probability`, from a model of
@@ -84,6 +89,8 @@ from typing import TYPE_CHECKING
 from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
 from euchre.bots.heuristic import HeuristicBot
+from euchre.bots.search_double import double_budget, double_searches
+from euchre.bots.search_napoleon import NAPOLEON_MARGIN, napoleon_budget, napoleon_searches, napoleon_stake
 from euchre.state import Phase, State
 from euchre.view import PlayerView, seat_actions
 
@@ -129,10 +136,11 @@ NAMING_PRUNE = 1.0
 """The auction games: a naming of trump the seat's own rollouts found this many points behind the
 best, on average over the first samples, is no longer solved (:meth:`SearchBot._prune_namings`)."""
 
-_EVEN_PHASES = frozenset({Phase.PLAY, Phase.GIVE, Phase.BEST_DISCARD, Phase.FARMER_GIVE})
+_EVEN_PHASES = frozenset({Phase.PLAY, Phase.GIVE, Phase.BEST_DISCARD, Phase.FARMER_GIVE, Phase.LEAD})
 """The decisions where a choice the search cannot tell from the best goes to the heuristic player's
-card (``policy_even``): the card play, and the cards given and discarded under the house rules (a
-farmer's three 9s and 10s are most often all alike to the search)."""
+card (``policy_even``): the card play (Napoleon's first lead, which fixes trump, included), and the
+cards given and discarded under the house rules (a farmer's three 9s and 10s are most often all
+alike to the search)."""
 
 _AUCTION_PHASES = frozenset({Phase.AUCTION, Phase.NAME_TRUMP})
 """The bidding of the auction games (bids of tricks, then the high bidder names trump): sampled
@@ -307,6 +315,8 @@ class SearchBot(Bot):
     """
 
     name = "search"
+    napoleon_margin = NAPOLEON_MARGIN
+    """Napoleon: points a bid owes per point of its stake (:data:`~euchre.bots.search_napoleon.NAPOLEON_MARGIN`)."""
 
     def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = 64,
                  min_samples: int = 8, time_limit: None = None, infer_bids: bool = False,
@@ -372,8 +382,10 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.napoleon or view.rules.double_deck:  # not searched yet (the heuristic plays): Napoleon,
-            # and the double deck's twelve-card hands, past the exact solver's six
+        if view.rules.double_deck and not double_searches(view):  # twelve-card hands: the heuristic
+            # plays until the last five tricks (euchre.bots.search_double)
+            return self._policy.choose(view)
+        if view.rules.napoleon and not napoleon_searches(view):  # six or seven seats, before the second trick
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
@@ -400,6 +412,10 @@ class SearchBot(Bot):
         close = self.close_factor
         if samples is not None:
             count = samples
+        elif view.rules.napoleon:
+            count, close = self._napoleon_budget(view)
+        elif view.rules.double_deck:  # (the last five tricks' card play: search_double)
+            count = double_budget(self.samples)
         elif view.phase in _AUCTION_PHASES or (view.rules.bids_tricks and view.phase in _EXCHANGE_PHASES):
             count = self.auction_samples
             close = self.auction_close_factor
@@ -420,7 +436,8 @@ class SearchBot(Bot):
         while i < most:
             sample = view.resample(self._rng)
             w = self._weight(sample, seat) if self.infer_bids else 1.0
-            if self.infer_play is not None and not bidding:
+            if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
+                # (Napoleon, the double deck: not read; the heuristic's choices cost more than the solves.)
                 w *= self._play_weight(sample, seat, self.infer_play, fits)
             acc.add(self._values(sample, seat, candidates, view), w)
             i += 1
@@ -435,6 +452,11 @@ class SearchBot(Bot):
                 if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
                     break
         return self._finish(acc, candidates, view)
+
+    def _napoleon_budget(self, view: PlayerView) -> tuple[int, int]:
+        """Napoleon: (samples, close factor) of this decision, the bot's own budgets scaled to the
+        table (:func:`~euchre.bots.search_napoleon.napoleon_budget`)."""
+        return napoleon_budget(view.phase, view.rules.players, self.samples, self.auction_samples)
 
     def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView) -> list[Evaluation]:
         """The evaluations from the sums so far, best first (``acc`` is not changed)."""
@@ -509,6 +531,8 @@ class SearchBot(Bot):
         :data:`TRICK_BID_MARGIN` per trick; naming trump after an auction: none)."""
         margin = 0.0
         tricks = a.tricks
+        if view.rules.napoleon:
+            return self.napoleon_margin * napoleon_stake(a, view.rules.players)
         if a.kind is Kind.MOON:
             # Every trick, alone, for the moon's points either way: the stake of a bid of
             # ``moon_points`` tricks (0.6 points at 12), and no margin for going alone (the moon
@@ -635,6 +659,8 @@ class SearchBot(Bot):
         play. Elsewhere the cheaper :meth:`~euchre.solver.Solver.outcome` is enough."""
         if st.is_over:
             return st.points or (0,) * st.rules.sides
+        if st.rules.napoleon:  # one threshold per bid (made or not): one null-window search
+            return st.score_for(self._solver.outcome(st))
         if st.bid > 0:
             key = (st.trump, st.maker, st.to_act, st.out, tuple(st.hands))
             tricks = self._solved.get(key)

@@ -476,8 +476,9 @@ class LiveTable:
             # the high bid of the hand being played in the engine's words (Napoleon's bids are
             # levels: the view's bid 3 is misère, 5 Nap), "" before any
             "high_bid": bid_words(g) if g is not None and g.state.bidder >= 0 else "",
-            # whether the hints advise this game (euchre.hints.hintable: not Napoleon or the
-            # double deck yet), so a page offers no Hint button it would only refuse
+            # whether the hints advise this position (euchre.hints.hintable: not the double deck
+            # nor Napoleon's first trick at six and seven seats), so a page offers no Hint button
+            # it would only refuse
             "hints": hintable(g.view(None)) if g is not None else True,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
@@ -1022,9 +1023,9 @@ class LiveTable:
             if g is None or self.status != "playing" or g.to_act != seat:
                 raise Refusal("not_your_turn", "hints are for the seat to act")
             view = g.view(seat)
-        if not hintable(view):  # (Napoleon and the double deck: the frames' hints say so too)
-            game = self.rules.sister_game or "this position"
-            raise Refusal("no_hint", f"no hints for {game} yet (the hints' search does not play it)")
+        if not hintable(view):  # (the double deck, Napoleon's first trick at six and seven: the frames say so too)
+            game = self.rules.sister_game or "these rules"
+            raise Refusal("no_hint", f"no hints for {game} here yet (the hints' search does not play this position)")
         try:
             hints = await self.hub.hint(view)
         except RulesError as e:  # a game the hints' search does not play yet, which it says by name

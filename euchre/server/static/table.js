@@ -1577,7 +1577,7 @@
     $("hint-button").classList.toggle("hidden", !mine || !S.settings.hints || !offered);
     $("hint-button").disabled = !mine || locked() || !!(S.hints && S.hints.loading);
     $("hint-note").classList.toggle("hidden", offered && (mine || !!(S.hints && S.hints.items && S.hints.items.length)));
-    const note = offered ? "Hints are offered when it is your turn." : "No hints for this game yet: the expert bot's search does not play it.";
+    const note = offered ? "Hints are offered when it is your turn." : "No hints here yet: the expert bot's search does not play this position.";
     if ($("hint-note").textContent !== note) $("hint-note").textContent = note;
     renderHintStrip(mine);
     if (!offered) return;
