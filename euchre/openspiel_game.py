@@ -47,7 +47,6 @@ import pyspiel
 from euchre.actions import ACTIONS, EUCHRE_ACTIONS, NAPOLEON_BIDS, NUM_ACTIONS, Kind
 from euchre.cards import CARDS, NUM_ALL_TRUMPS, NUM_TRUMPS, deck_cards, face, trump_letter
 from euchre.envs.observation import card_slots, sister_bid_codes
-from euchre.errors import RulesError
 from euchre.game import Game
 from euchre.rules import Rules
 from euchre.state import EUCHRE_PHASES, Phase, State
@@ -476,13 +475,7 @@ class EuchreState(pyspiel.State):
             raise ValueError("resampling needs a decision node of a dealt hand")
         redeal = self._ep.hand().after_misdeal
         for _ in range(_REDEAL_TRIES):
-            try:
-                sample: State | None = view.resample(rng)
-            except RulesError as e:
-                if not self.rules.double_deck:
-                    raise
-                raise RulesError(f"{e}: search by resampling (IS-MCTS) plays the double deck's moons "
-                                 "only once the engine samples them") from e
+            sample: State | None = view.resample(rng)
             if sample is not None and sample.after_misdeal != redeal:
                 sample = _as_redeal(sample, view) if redeal else None
             if sample is not None:

@@ -464,8 +464,9 @@ class Solver:
         rules = state.rules
         if state.phase is not Phase.PLAY:
             raise PhaseError(f"the solver needs a hand in trick play, not {state.phase_words()}")
-        if rules.hand_size > MAX_HAND and (not rules.double_deck
-                                           or max(m.bit_count() for m in state.hands) > MAX_HAND):
+        if rules.hand_size > MAX_HAND and (not rules.double_deck or max(
+                state.hands[s].bit_count() for s in range(state.n) if state.is_active(s)) > MAX_HAND):
+            # (a moon's partner sits out with its cards: only the seats that play count)
             raise RulesError(f"the solver plays hands of at most {MAX_HAND} cards, not {rules.hand_size}"
                              + (" (the double deck: from the last six tricks)" if rules.double_deck else ""))
         n = state.n

@@ -296,20 +296,28 @@ class PlayerView:
             known |= 1 << JOKER  # a Hasenpfeffer throw-in: the Joker was the unused card
         return deck_mask(self.rules.deck) & ~known
 
+    def seen_copies(self) -> list[tuple[int | str, Card]]:
+        """The double deck: every copy of a card this seat has seen and where, in order: ``"hand"``,
+        a seat's number for a card it played, ``"discard"`` (the moon shooter's own), ``"gift"``
+        (the giver's card, unless the receiver has played a copy of it since)."""
+        out: list[tuple[int | str, Card]] = [("hand", c) for c in self.hand]
+        out += [(s, c) for tr in self.tricks for s, c in tr.plays]
+        out += [(s, c) for s, c in self.trick]
+        for giver, receiver, given, buried in self.gifts:
+            if buried is not None:  # the receiver's own discard
+                out.append(("discard", buried))
+            if given is not None and giver == self.seat:  # the giver's gift, unless the receiver played it since
+                shown = any(s == receiver and face(c) == face(given) for tr in self.tricks for s, c in tr.plays)
+                if not shown and not any(s == receiver and face(c) == face(given) for s, c in self.trick):
+                    out.append(("gift", given))
+        return out
+
     def _unseen_copies(self) -> int:
         """The double deck's unseen cards as a mask of copies: a card's own id when at least one
         copy is unseen, its second copy's id too when both are (this seat counts copies, it
         cannot tell them apart)."""
         seen: dict[int, int] = {}
-        cards = [*self.hand, *(c for tr in self.tricks for _, c in tr.plays), *(c for _, c in self.trick)]
-        for giver, receiver, given, buried in self.gifts:
-            if buried is not None:  # the receiver's own discard
-                cards.append(buried)
-            if given is not None and giver == self.seat:  # the giver's gift, unless the receiver played it since
-                shown = any(s == receiver and face(c) == face(given) for tr in self.tricks for s, c in tr.plays)
-                if not shown and not any(s == receiver and face(c) == face(given) for s, c in self.trick):
-                    cards.append(given)
-        for c in cards:
+        for _, c in self.seen_copies():
             f = face(c)
             seen[f] = seen.get(f, 0) + 1
         mask = 0
@@ -529,11 +537,9 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
     over the consistent deals by rejection sampling; after ``tries`` shuffles that all break a
     void, the constrained fill of :meth:`PlayerView._constrained_fill` (always consistent). The
     double deck deals the copies the seat has not seen (:meth:`PlayerView.unseen_mask`) and builds
-    the hands by face (:func:`_double_sample`); its moon is not covered yet (``RulesError``)."""
+    the hands by face (:func:`_double_sample`), its moon as any other's, each copy in view its own
+    id (:func:`_double_ids`)."""
     if view.rules.bid_euchre and view.moon and view.trump is not None:
-        if view.rules.double_deck:
-            # The moon's plan counts cards in masks, which hold one copy of a card.
-            raise RulesError("Rules: resampling does not cover a moon of the double deck yet")
         return _resample_moon(view, rng, tries)
     if any(a is None for _, a in view.actions) or view.gifts:
         # A hidden card moved between seats (an exchange these rules may add): not sampled here.
@@ -650,6 +656,8 @@ class _MoonPlan(NamedTuple):
     """The shooter's discard, when this seat knows it."""
     made: bool
     """The gift is made (as this seat knows it: for a defender, once the discard is)."""
+    hand: int
+    """The seat's own hand as a mask (the double deck: each copy its own id, :func:`_double_ids`)."""
 
 
 def _moon_plan(view: PlayerView) -> _MoonPlan:
@@ -658,10 +666,13 @@ def _moon_plan(view: PlayerView) -> _MoonPlan:
     me = view.seat
     z = view.maker
     p: int = rules.partner(z)  # type: ignore[assignment]  # four players
-    played = view.played_masks()
     gift = view.gifts[0] if view.gifts else None
     card = gift[2] if gift is not None else None
     discard = gift[3] if gift is not None else None
+    if rules.double_deck:
+        hand, played, card, discard = _double_ids(view, z, card, discard)
+    else:
+        hand, played = mask_of(view.hand) if me is not None else 0, view.played_masks()
     if me == z or me == p:
         made = gift is not None
         discarded = made and not (view.phase is Phase.BEST_DISCARD and view.to_act == z)
@@ -700,7 +711,46 @@ def _moon_plan(view: PlayerView) -> _MoonPlan:
     pool = list(iter_mask(pool_mask & ~(1 << pinned if pinned is not None else 0)))
     if len(pool) + (pinned is not None) != sum(sizes):
         raise DealError("no deal is consistent with this view (its cards do not add up)")
-    return _MoonPlan(me, z, p, played, sizes, allowed, pool, pinned, card, discard, made)
+    return _MoonPlan(me, z, p, played, sizes, allowed, pool, pinned, card, discard, made, hand)
+
+
+def _double_ids(view: PlayerView, shooter: int, gift: Card | None,
+                discard: Card | None) -> tuple[int, list[int], Card | None, Card | None]:
+    """The double deck's cards in view, each copy its own id, so that :func:`_moon_plan`'s masks
+    count them: (the seat's hand, the cards played per seat, the gift, the discard). The copies
+    the seat has not seen are :meth:`PlayerView.unseen_mask`'s (a card's own id first, its second
+    copy's when both are unseen); the copies it has seen take the ids left, in the order of
+    :meth:`PlayerView._unseen_copies`. The gift is the copy it became: the giver's own card while
+    unplayed (pinned to the shooter's hand or discard), else a copy of it among the shooter's."""
+    seen = view.seen_copies()
+    count: dict[int, int] = {}
+    for _, c in seen:
+        count[face(c)] = count.get(face(c), 0) + 1
+    left = {f: [TWIN[f]] if k == 1 else [int(f), TWIN[f]] for f, k in count.items()}
+    hand = 0
+    played = [0] * view.rules.players
+    ids: dict[str, list[int]] = {"discard": [], "gift": []}
+    mine: dict[int, list[int]] = {}  # the shooter's copies by face (hand, plays, discard): where a gift went
+    for where, c in seen:
+        f = face(c)
+        i = left[f].pop(0)
+        if where == "hand":
+            hand |= 1 << i
+        elif where in ("discard", "gift"):
+            ids[where].append(i)
+        else:
+            played[where] |= 1 << i  # type: ignore[index]
+        if where == "discard" or (where == "hand" and view.seat == shooter) or where == shooter:
+            mine.setdefault(f, []).append(i)
+    card: Card | None = None
+    if gift is not None:
+        if ids["gift"]:
+            card = CARDS[ids["gift"][0]]
+        else:
+            copies = mine.get(face(gift), [])
+            card = CARDS[copies[0]] if copies else None
+    d = CARDS[ids["discard"][0]] if discard is not None and ids["discard"] else None
+    return hand, played, card, d
 
 
 def _moon_try(view: PlayerView, plan: _MoonPlan, rng: random.Random, exact: bool) -> State | None:
@@ -763,7 +813,7 @@ def _moon_try(view: PlayerView, plan: _MoonPlan, rng: random.Random, exact: bool
                 free[b] = 0
     now = [mask_of(out[s]) for s in range(n)]
     if me is not None:
-        now[me] = mask_of(view.hand)
+        now[me] = plan.hand
     d = plan.discard if plan.discard is not None else (out[n][0] if out[n] else None)
     card = plan.gift
     if card is None and plan.made:
@@ -813,9 +863,9 @@ def _moon_try(view: PlayerView, plan: _MoonPlan, rng: random.Random, exact: bool
             # A chosen gift the seat does not see (it sees the phase "call for best" meanwhile).
             if i == len(acts) and view.phase is Phase.CALL_FOR_BEST:
                 break
-            if card is None or not state.hands[p] >> card & 1:
+            if card is None or not state.hands[p] >> face(card) & 1:  # (a single copy is under the card's id)
                 return None
-            state._push(GIVE_ACTIONS[card])
+            state._push(GIVE_ACTIONS[face(card)])
             continue
         if i == len(acts):
             break
@@ -826,11 +876,13 @@ def _moon_try(view: PlayerView, plan: _MoonPlan, rng: random.Random, exact: bool
         if a is None:  # the shooter's discard, unseen by this seat
             if state.phase is not Phase.BEST_DISCARD or d is None:
                 return None
-            a = DISCARD_ACTIONS[d]
+            a = DISCARD_ACTIONS[face(d)]
+        elif rules.double_deck:
+            a = _sample_play(state, a)
         if a not in state.legal_actions():
             return None
         state._push(a)
-    if card is not None and (not state.gifts or state.gifts[0].card != card):
+    if card is not None and (not state.gifts or face(state.gifts[0].card) != face(card)):
         return None  # the engine's forced gift is not the card the sample gave
     mine = PlayerView.of(state, me)
     if any(getattr(mine, name) != getattr(view, name) for name in _COMPARED):

@@ -31,7 +31,7 @@ from euchre.envs.observation import (  # noqa: E402
     sister_bid_codes,
     unpack,
 )
-from euchre.errors import DealError, IllegalActionError, RulesError  # noqa: E402
+from euchre.errors import DealError, IllegalActionError  # noqa: E402
 from euchre.state import Phase, State  # noqa: E402
 
 SISTERS: list[dict[str, Any]] = [
@@ -58,8 +58,7 @@ EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for 
 def swapped_deal(game: Game, seat: int, rng: random.Random) -> State | None:
     """The hand being played dealt otherwise where ``seat`` cannot see: two unplayed cards of two
     other seats exchanged, replayed to the same point (``None`` if an action is no longer legal,
-    or nothing to swap). A second resampler beside ``PlayerView.resample``, which does not cover a
-    double-deck moon (``RulesError``)."""
+    or nothing to swap). A second resampler beside ``PlayerView.resample``."""
     state = game.state
     rules = state.rules
     others = [s for s in range(rules.players) if s != seat and state.hand(s)]
@@ -347,7 +346,7 @@ def test_observations_ignore_unseen_cards(config: dict[str, Any]) -> None:
         for seat, agent in enumerate(a.possible_agents):
             try:
                 sample: State | None = game.view(seat).resample(rng)
-            except RulesError:  # a double-deck moon (see swapped_deal)
+            except DealError:  # (a view the sampler could not deal: the second resampler)
                 sample = next((t for t in (swapped_deal(game, seat, rng) for _ in range(30)) if t), None)
             if sample is None:
                 continue

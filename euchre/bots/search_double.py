@@ -12,7 +12,8 @@ double deck in two parts:
   exactly (:mod:`euchre.solver` renumbers the cards still in play onto distinct local ids, a
   card's two copies two ids, of which the first played wins a tie), the best average played.
 
-A moon is left to the heuristic throughout (its exchange is not sampled for the double deck).
+A moon's last tricks are searched too: the resampling places its hidden gift and discard with
+each seat's knowledge, as in the single deck (:func:`~euchre.view._resample_moon`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ tricks: five-card solves, about as costly as Euchre's)."""
 
 def double_searches(view: PlayerView) -> bool:
     """Whether the search bot searches this double-deck decision (else the heuristic decides): a
-    card play from a hand of at most :data:`SOLVE_CARDS` cards, not under a moon."""
-    return view.phase is Phase.PLAY and not view.moon and len(view.hand) <= SOLVE_CARDS
+    card play from a hand of at most :data:`SOLVE_CARDS` cards."""
+    return view.phase is Phase.PLAY and len(view.hand) <= SOLVE_CARDS
 
 
 SAMPLE_SHARE = 0.25
