@@ -116,3 +116,24 @@ def test_the_bot_searches_the_last_five_tricks_only() -> None:
         h = hint(view, samples=40)
         assert {x.action for x in h} == set(view.legal_actions)
         assert [(x.action, x.points) for x in h] == [(x.action, x.points) for x in hint(view, samples=40)]
+
+
+def test_a_moons_last_tricks_are_searched_from_every_seat() -> None:
+    """A double-deck moon (the partner sitting out with its cards, the gift and discard hidden
+    from the defenders): its last five tricks are searched from the shooter's and the defenders'
+    seats alike, each decision legal and the same on the same seed."""
+    seen: set[str] = set()
+    for seed in range(60):
+        game, rng = Game(DOUBLE, seed=seed), random.Random(seed)
+        while not game.is_over and len(game.hands) < 2:
+            view = game.view(game.to_act)
+            if view.moon and double_searches(view) and len(view.legal_actions) > 1:
+                role = "shooter" if view.seat == view.maker else "defender"
+                if role not in seen:
+                    picks = [SearchBot(seed=4, samples=24).choose(view) for _ in range(2)]
+                    assert picks[0] == picks[1] and picks[0] in view.legal_actions
+                    seen.add(role)
+            game.push(rng.choice(game.legal_actions()))
+        if seen == {"shooter", "defender"}:
+            break
+    assert seen == {"shooter", "defender"}
