@@ -281,13 +281,13 @@ def test_a_moon_is_reviewed() -> None:
 
 
 # --- the budgets of the six-card games ---------------------------------------------------------------------
-def _first_views(seed: int) -> dict[str, PlayerView]:
-    """A bid of a fresh deal, then (bid out by the heuristic player) a card played from six and
-    one from five."""
+def _first_views(seed: int, tricks: int = 2) -> dict[str, PlayerView]:
+    """A bid of a fresh deal, then (bid out by the heuristic player) a card played from each
+    hand size of the first ``tricks`` tricks."""
     s = State.random(BE, dealer=0, rng=random.Random(seed))
     out = {"auction": PlayerView.of(s, s.to_act)}
     h = make_bot("heuristic", seed=seed)
-    while len(s.tricks) < 2:
+    while len(s.tricks) < tricks and not s.is_over:
         v = PlayerView.of(s, s.to_act)
         if s.phase is Phase.PLAY and len(v.legal_actions) > 1:
             out.setdefault(f"play{len(v.hand)}", v)
@@ -295,14 +295,16 @@ def _first_views(seed: int) -> dict[str, PlayerView]:
     return out
 
 
-def test_a_card_from_six_takes_the_wide_samples_and_a_hint_its_own() -> None:
-    """``wide_samples`` deals for a card played from six cards (each a six-card solve per card),
-    ``samples`` from five; a hint keeps its own budget for both (its noise goal is per sample)."""
-    seed = next(k for k in range(40) if {"play6", "play5"} <= set(_first_views(k)))
-    views = _first_views(seed)
+def test_the_first_two_tricks_take_the_wide_samples_and_a_hint_its_own() -> None:
+    """``wide_samples`` deals for a card played from six or five cards (the first two tricks, each
+    sample a solve of that many cards a hand per card), ``samples`` from four; a hint keeps its own
+    budget (its noise goal is per sample)."""
+    seed = next(k for k in range(40) if {"play6", "play5", "play4"} <= set(_first_views(k, 3)))
+    views = _first_views(seed, 3)
     b = make_bot("search", seed=2, samples=9, wide_samples=5)
     assert {e.samples for e in b.evaluate(views["play6"])} == {5}  # type: ignore[attr-defined]
-    assert {e.samples for e in b.evaluate(views["play5"])} == {9}  # type: ignore[attr-defined]
+    assert {e.samples for e in b.evaluate(views["play5"])} == {5}  # type: ignore[attr-defined]
+    assert {e.samples for e in b.evaluate(views["play4"])} == {9}  # type: ignore[attr-defined]
     assert {h.samples for h in hint(views["play6"], samples=7)} == {7}
 
 

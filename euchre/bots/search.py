@@ -294,10 +294,11 @@ class SearchBot(Bot):
     of trump, all solved, and a six-card solve costs about three times a five-card one; at 64
     samples the expert's bids took 0.7 s, over the latency goal; a close one there is sampled up to
     ``auction_close_factor`` (not ``close_factor``) times as often. ``wide_samples`` replaces
-    ``samples`` for a card played from a hand of more than five (the first trick of the six-card
-    games), where each sample solves a six-card hand per card. The expert's 20, 2 and 80 bring its
-    99th percentile within the latency goal in those games (32, 3 and 200 gave 0.6 to 1.0 s;
-    bench/README.md, Hasenpfeffer and Bid Euchre); the five-card games never use them.
+    ``samples`` for a card played in the first two tricks of the six-card games (from six or five
+    cards), where each sample solves five or six cards a hand per card. The expert's 20, 2 and 80
+    bring its median and 99th percentile within the latency goal in those games (32, 3 and 200
+    gave a 99th percentile of 0.6 to 1.0 s; bench/README.md, Hasenpfeffer and Bid Euchre); the
+    five-card games never use them.
     ``heuristic_bids`` bids (and discards, and defends alone) as the heuristic player does and
     searches the card play only (steady bids on a small budget; with 40 card samples it measured
     +0.060 +- 0.039 points per hand over the heuristic, too little to be a level of its own).
@@ -422,7 +423,8 @@ class SearchBot(Bot):
         elif bidding:
             count = self.bid_samples
         else:
-            count = self.samples if len(view.hand) <= 5 else self.wide_samples
+            # (the first two tricks of the six-card games: each sample a solve of five or six cards a hand)
+            count = self.wide_samples if view.rules.hand_size > 5 and len(view.hand) >= 5 else self.samples
         count = max(count, 1)
         self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
         self._namings = None
