@@ -694,6 +694,12 @@ class EuchreObserver:
             t["misdeal"][view.misdeal] = 1
             for c in view.misdeal_hand:
                 t["misdeal"][n + ci[c]] = 1
+        self._set_end(view, n)
+
+    def _set_end(self, view: PlayerView, n: int) -> None:
+        """The slices every game's tensor ends with: the hand's points, the scores, the hand's
+        number and (perfect recall) the action history."""
+        t = self.dict
         if view.points is not None:
             t["points"][:] = view.points
         t["scores"][:] = view.scores
@@ -742,15 +748,7 @@ class EuchreObserver:
                     t["gifts"][0, n + ci[face(card)]] = 1
                 if buried is not None:
                     t["gifts"][0, n + len(ci) + ci[face(buried)]] = 1
-        if view.points is not None:
-            t["points"][:] = view.points
-        t["scores"][:] = view.scores
-        t["hand_number"][0] = view.hand_number
-        if "history" in t:
-            h = t["history"]
-            for i, (seat, a) in enumerate(view.actions):
-                h[i, seat] = 1
-                h[i, n if a is None else n + 1 + a] = 1
+        self._set_end(view, n)
 
     def string_from(self, state: EuchreState, player: int) -> str:
         """``state`` as ``player`` knows it, in words (the action history with perfect recall)."""

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from test_search_napoleon import minimax  # the reference alpha-beta over the engine's moves
 
 from euchre import Game, Rules, State
 from euchre.bots import make_bot
@@ -24,23 +25,6 @@ from euchre.view import PlayerView
 DOUBLE = Rules.preset("bid-euchre-double")
 
 
-def minimax(s: State, alpha: int, beta: int) -> int:
-    """The reference: the makers' final tricks by alpha-beta over the engine's own moves."""
-    if s.is_over:
-        return s.maker_tricks()
-    up = s.side_of(s.to_act) == s.side_of(s.maker)
-    best = -1 if up else 99
-    for a in s.legal_actions():
-        s._push(a)
-        v = minimax(s, alpha, beta)
-        s.pop()
-        if up:
-            best, alpha = max(best, v), max(alpha, v)
-        else:
-            best, beta = min(best, v), min(beta, v)
-        if alpha >= beta:
-            break
-    return best
 
 
 def late_positions(count: int, cards: int, seed: int, mid_trick: bool = False) -> list[State]:
