@@ -912,7 +912,7 @@ class First(random.Random):
 async def bot_id_collision(h: Harness, seed: str) -> None:
     # Me at seat 0, my partner at seat 2 (who always plays the first legal action), computer
     # players (the deterministic heuristic player) at seats 1 and 3: the future can be foreseen.
-    created = h.api("POST", "/api/tables", json={"mode": "friends", "level": "medium", "name": "Me"}).json()
+    created = h.api("POST", "/api/tables", json={"mode": "friends", "level": "hard", "name": "Me"}).json()
     tid = created["id"]
     me = Peer(0, created["token"], random.Random(seed))
     partner = Peer(2, created["links"][1]["token"], First())
@@ -921,7 +921,7 @@ async def bot_id_collision(h: Harness, seed: str) -> None:
         await wait_until(lambda p=p: p.state is not None, 10, "the first state")
     assert h.api("POST", f"/api/tables/{tid}/start", token=created["token"]).status_code == 200
     partner.play()
-    bots = {s: level_bot("medium") for s in (1, 3)}
+    bots = {s: level_bot("hard") for s in (1, 3)}
     await wait_until(lambda: bool(me.legal()) and me.v == len(h.load(tid).events), 10, "my turn", DB_POLL)
     u = me.v
     action = me.legal()[0]
