@@ -57,9 +57,9 @@ _VALUES = {"bid 2": 2, "bid 3": 3, "misere": 3, "bid 4": 4, "nap": 10, "wellingt
 
 
 def napoleon_stake(a: Action, players: int) -> float:
-    """How many points a Napoleon bid swings for its bidder between made and failed, halved (the
-    bid's value v times the players: v x (players - 1) won or lost, against the others' mean of
-    v the other way); 0 for a pass or any other action.
+    """What a Napoleon bid stakes, in the search's points (the bidder's score less the others'
+    mean): the bidder wins or loses v x (players - 1) and each other seat v the other way, so
+    v x players either way (v the bid's value); 0 for a pass or any other action.
 
     >>> from euchre.actions import NAPOLEON_BIDS
     >>> napoleon_stake(NAPOLEON_BIDS[0], 4), napoleon_stake(PASS, 4)
