@@ -36,6 +36,7 @@ from euchre.bots.search import Evaluation, SearchBot, _Later
 from euchre.bots.search_double import double_searches
 from euchre.bots.search_napoleon import napoleon_searches
 from euchre.cards import effective_suit
+from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
@@ -253,6 +254,12 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
     if not searchable(view):
+        if view.rules.double_deck:
+            raise RulesError("Rules.double_deck: hints advise the double deck's last five tricks only (the "
+                             "exact solver stops at six-card hands; the heuristic plays until then)")
+        if view.rules.napoleon:
+            raise RulesError("Rules.napoleon: hints at six and seven players begin with the second trick (the "
+                             "first trick's solves take seconds there; the heuristic plays it)")
         view.rules.refuse_six_cards("hints (the search)")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,

@@ -17,6 +17,7 @@ from euchre.bots import make_bot
 from euchre.bots.search import SearchBot
 from euchre.bots.search_double import SOLVE_CARDS, double_searches
 from euchre.cards import face, iter_mask
+from euchre.errors import RulesError
 from euchre.hints import hint, hintable, searchable
 from euchre.solver import MAX_HAND, Solver
 from euchre.state import Phase
@@ -121,3 +122,9 @@ def test_a_moons_last_tricks_are_searched_from_every_seat() -> None:
         if seen == {"shooter", "defender"}:
             break
     assert seen == {"shooter", "defender"}
+
+
+def test_a_hint_before_the_last_five_tricks_says_when_hints_begin() -> None:
+    view = Game(DOUBLE, seed=1).view(Game(DOUBLE, seed=1).to_act)
+    with pytest.raises(RulesError, match="last five tricks only"):
+        hint(view)

@@ -9,11 +9,12 @@ import random
 
 import pytest
 
-from euchre import Rules, State
+from euchre import Game, Rules, State
 from euchre.actions import NAPOLEON_BIDS, PASS, PLAY_ACTIONS, Action
 from euchre.bots.search import SearchBot
 from euchre.bots.search_napoleon import napoleon_budget, napoleon_searches, napoleon_stake
 from euchre.cards import Card
+from euchre.errors import RulesError
 from euchre.hints import hint, hintable, searchable
 from euchre.solver import Solver, minimises, thresholds
 from euchre.state import MISERE_LEVEL, Phase
@@ -189,3 +190,9 @@ def test_six_and_seven_seats_search_from_the_second_trick() -> None:
     view = PlayerView.of(s, s.to_act)
     assert napoleon_searches(view) and searchable(view)
     assert SearchBot(seed=1, samples=20).choose(view) in view.legal_actions
+
+
+def test_a_hint_in_the_first_trick_at_seven_seats_says_when_hints_begin() -> None:
+    game = Game(Rules.preset("napoleon", players=7), seed=2)
+    with pytest.raises(RulesError, match="begin with the second trick"):
+        hint(game.view(game.to_act))
