@@ -564,11 +564,8 @@ def _resample_open(view: PlayerView, rng: random.Random, tries: int) -> State:
         need[holder] -= 1
         pool_mask &= ~(1 << JOKER)
     pool: list[int] = list(iter_mask(pool_mask))
-    voids = view.voids()
+    voids = view.voids()  # (a suit's mask holds the double deck's second copies too)
     double = rules.double_deck
-    if double:
-        # A second copy is void wherever its card is (the voids are masks of the cards' own ids).
-        voids = {s: m | sum(1 << TWIN[c] for c in iter_mask(m) if c in TWIN) for s, m in voids.items()}
     seats = [s for s in range(n) if need[s] > 0]
     deal_to: dict[int, list[int]] = {}
     for attempt in range(tries + 1):
