@@ -257,10 +257,9 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
         if view.rules.double_deck:
             raise RulesError("Rules.double_deck: hints advise the double deck's last five tricks only (the "
                              "exact solver stops at six-card hands; the heuristic plays until then)")
-        if view.rules.napoleon:
-            raise RulesError("Rules.napoleon: hints at six and seven players begin with the second trick (the "
-                             "first trick's solves take seconds there; the heuristic plays it)")
-        view.rules.refuse_six_cards("hints (the search)")
+        # (else Napoleon's first trick at six and seven seats: searchable is false nowhere else)
+        raise RulesError("Rules.napoleon: hints at six and seven players begin with the second trick (the "
+                         "first trick's solves take seconds there; the heuristic plays it)")
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
