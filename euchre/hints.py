@@ -32,9 +32,7 @@ import math
 from dataclasses import dataclass, replace
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later
-from euchre.bots.search_double import double_searches
-from euchre.bots.search_napoleon import napoleon_searches
+from euchre.bots.search import Evaluation, SearchBot, _Later, searches
 from euchre.cards import effective_suit
 from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
@@ -108,10 +106,8 @@ def searchable(view: PlayerView) -> bool:
     but where the search bot does not search either: a Napoleon table of six or seven before the
     second trick (:func:`~euchre.bots.search_napoleon.napoleon_searches`) and the double deck
     but for its last five tricks (:func:`~euchre.bots.search_double.double_searches`). Whether the
-    seat is to act is :func:`hint`'s own check."""
-    if view.rules.double_deck:
-        return double_searches(view)
-    return not view.rules.napoleon or napoleon_searches(view)
+    seat is to act is :func:`hint`'s own check (:func:`euchre.bots.search.searches`)."""
+    return searches(view)
 
 
 CONTROL_MIN = 8

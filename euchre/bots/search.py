@@ -97,7 +97,7 @@ from euchre.view import PlayerView, seat_actions
 if TYPE_CHECKING:
     from euchre.solver import Solver
 
-__all__ = ["SearchBot", "Evaluation", "win_probability"]
+__all__ = ["SearchBot", "Evaluation", "win_probability", "searches"]
 
 MISFIT = 0.2
 """Weight of a sample in which another seat's bid is not what the heuristic policy would have
@@ -277,6 +277,16 @@ class _Sums:
         self.rows.append((w, values))
 
 
+def searches(view: PlayerView) -> bool:
+    """Whether the search bot searches this view's decision (else its heuristic player decides):
+    every game and position but the double deck's before its last five tricks (twelve-card hands,
+    :func:`~euchre.bots.search_double.double_searches`) and Napoleon's first trick at six and seven
+    seats (:func:`~euchre.bots.search_napoleon.napoleon_searches`). Hints ask the same."""
+    if view.rules.double_deck:
+        return double_searches(view)
+    return not view.rules.napoleon or napoleon_searches(view)
+
+
 class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
@@ -383,10 +393,7 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if view.rules.double_deck and not double_searches(view):  # twelve-card hands: the heuristic
-            # plays until the last five tricks (euchre.bots.search_double)
-            return self._policy.choose(view)
-        if view.rules.napoleon and not napoleon_searches(view):  # six or seven seats, before the second trick
+        if not searches(view):
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
