@@ -22,12 +22,16 @@ score of 0 to 0 (what the heuristic sees, as for a :class:`~euchre.view.PlayerVi
 a game). A deal on which a misdeal is called (ace-no-face) ends there, cancelled (``misdeal`` is
 the caller's seat, no points): it is a row of the batch, not a hand of a game.
 
-The sister games (Hasenpfeffer, Bid Euchre, its double deck, Napoleon: RULES-FAMILY.md 14-16)
-are not compiled: they have no up card, bid tricks, deal six or twelve cards, or seat up to seven
-each for themselves, none of which the ``int64`` row has room for. :func:`simulate` and
-:class:`VectorEnv` refuse them (:func:`refuse_sister_games`) and name what plays them: the
-PettingZoo environment ``euchre_v0``, the OpenSpiel game ``python_euchre`` and ``euchre
-simulate``, all on the engine (``docs/rl.md``, section "The sister games").
+The sister games (Hasenpfeffer, Bid Euchre, its double deck, Napoleon at three to seven players:
+RULES-FAMILY.md 14-16) have no up card, bid tricks, deal six or twelve cards, or seat up to seven
+each for themselves, none of which this ``int64`` row has room for: :func:`simulate` and
+:class:`VectorEnv` play them on a row of their own, in :mod:`euchre.batch_sister` (an auction,
+seven seats, twelve tricks, the moon's gift, local card ids below 63 for Napoleon's 52-card pack
+and the double deck's copies), with both policies (the heuristic ported from the games' own
+players) and the games' own observation layouts. Every switch of theirs is covered (players and
+``nap_half_loss`` in Napoleon, ``defenders_score_tricks`` in Hasenpfeffer); the arrays have the
+same names, cards are engine ids there too, and :attr:`BatchResult.bid` and
+:attr:`BatchResult.forced_bid` hold the auction.
 
 Randomness: hand ``i`` of ``simulate(..., seed=s)`` draws everything (the shuffle, a random
 dealer, every random choice) from its own generator, seeded from ``(s, i)`` (SplitMix64), so a
@@ -36,24 +40,29 @@ the batch of ``k``.
 
 The code is compiled on first use and cached on disk (``cache=True``: numba keeps the machine
 code in ``__pycache__``), so only the very first call on a machine pays the compilation.
-``bench/batch.py`` measures hands per second against OpenSpiel's all-C++ random playouts.
+``bench/batch.py`` measures hands per second against OpenSpiel's all-C++ random playouts, and with
+``--sister`` each sister game's against the engine's Python playouts of the same game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from euchre.actions import EUCHRE_ACTIONS
+from euchre.actions import EUCHRE_ACTIONS, NUM_ACTIONS
 from euchre.cards import CARDS, EFFECTIVE, FOLLOW, JOKER, NUM_CARDS, NUM_TRUMPS, POWER, deck_cards, deck_mask, sort_hand
 from euchre.errors import RulesError
 from euchre.rules import HAND_SIZE, Rules
 from euchre.state import Deal, State
 
-__all__ = ["simulate", "BatchResult", "VectorEnv", "MAX_ACTIONS", "POLICIES", "refuse_sister_games"]
+if TYPE_CHECKING:
+    from euchre import batch_sister
+
+__all__ = ["simulate", "BatchResult", "VectorEnv", "MAX_ACTIONS", "POLICIES"]
 
 POLICIES = ("random", "heuristic")
 """The policies a seat may follow (:func:`simulate`'s ``policy``)."""
@@ -146,34 +155,19 @@ _FIELDS = 66
 _RFIELDS = 26
 
 
-def refuse_sister_games(rules: Rules) -> None:
-    """Raise :class:`~euchre.errors.RulesError` for the rules of a sister game, which the compiled
-    engine does not play, naming the interfaces that do (the engine's own speed, not compiled).
-
-    >>> refuse_sister_games(Rules.preset("napoleon"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    euchre.errors.RulesError: Rules.napoleon: euchre.batch (the compiled batch engine) plays Euchre only, ...
-    """
+def _euchre_only(rules: Rules) -> None:
+    """Raise :class:`~euchre.errors.RulesError` for the rules of a sister game, which this module's
+    Euchre row cannot hold (:func:`simulate` and :class:`VectorEnv` hand them to
+    :mod:`euchre.batch_sister` before building it)."""
     game = rules.sister_game
-    if game is None:
-        return
-    field = "auction" if rules.auction else "bid_euchre" if rules.bid_euchre else "napoleon"
-    exact = rules.preset_name()
-    preset = exact or ("napoleon" if rules.napoleon else "bid-euchre-double" if rules.double_deck
-                       else "bid-euchre" if rules.bid_euchre else "hasenpfeffer")
-    same = "" if exact else f" (the {preset} preset with these rules' switches)"
-    raise RulesError(
-        f"Rules.{field}: euchre.batch (the compiled batch engine) plays Euchre only, not {game}: its "
-        "compiled hand has no auction, no hand without an up card and no more than five cards or four "
-        f"seats. Play {game} on the engine instead{same}: the PettingZoo environment "
-        f"(euchre.envs.euchre_v0.env(rules={preset!r})), the OpenSpiel game "
-        f"(pyspiel.load_game('python_euchre(preset={preset})') after import euchre.openspiel_game), "
-        f"or bots against each other with `euchre simulate --rules {preset}` (docs/rl.md, \"The sister games\")")
+    if game is not None:
+        field = "auction" if rules.auction else "bid_euchre" if rules.bid_euchre else "napoleon"
+        raise RulesError(f"Rules.{field}: euchre.batch's Euchre row does not hold {game} (an auction, up to seven "
+                         "seats, six or twelve cards); its hands are played by euchre.batch_sister")
 
 
 def _rules_row(rules: Rules) -> np.ndarray:
-    refuse_sister_games(rules)
+    _euchre_only(rules)
     r = np.zeros(_RFIELDS, dtype=np.int64)
     r[_R_N] = rules.players
     r[_R_DECK] = _DECKS.index(rules.deck)
@@ -1642,7 +1636,10 @@ def _replay(R: np.ndarray, dealer: int, hands: np.ndarray, up: int, stock: int, 
 class BatchResult:
     """The hands of one :func:`simulate` call, one row per hand (``N`` rows). Seats are 0-based,
     cards are card ids (:data:`euchre.cards.CARDS`), actions are action codes
-    (:class:`euchre.actions.Action`), -1 is "none" and pads the action rows."""
+    (:class:`euchre.actions.Action`), -1 is "none" and pads the action rows. The sister games
+    fill the same arrays in their own sizes (``W`` below: :data:`MAX_ACTIONS` in Euchre, the
+    game's :func:`euchre.batch_sister.max_actions` otherwise) and :attr:`bid` and
+    :attr:`forced_bid`."""
 
     rules: Rules
     seed: int
@@ -1651,15 +1648,18 @@ class BatchResult:
     dealer: np.ndarray
     """(N,) int8: the dealer."""
     hands: np.ndarray
-    """(N, players, 5) int8: each seat's five cards, in the order dealt."""
+    """(N, players, hand size) int8: each seat's cards (five; six in Hasenpfeffer and Bid Euchre,
+    twelve with the double deck), in the order dealt (the double deck: in id order, a second copy
+    of a card under the copy's id, as the engine holds them)."""
     up_card: np.ndarray
-    """(N,) int8."""
+    """(N,) int8 (-1 in the sister games, which turn no card up)."""
     stock: np.ndarray
-    """(N, deck - 5 * players - 1) int8: the cards under the up card, in pack order."""
+    """(N, deck - 5 * players - 1) int8: the cards under the up card, in pack order (the sister
+    games: the cards dealt to no seat, Hasenpfeffer's one and Napoleon's rest of the pack)."""
     actions: np.ndarray
-    """(N, MAX_ACTIONS) int16: the actions of the hand in order, padded with -1."""
+    """(N, W) int16: the actions of the hand in order, padded with -1."""
     seats: np.ndarray
-    """(N, MAX_ACTIONS) int8: the seat that took each action, padded with -1."""
+    """(N, W) int8: the seat that took each action, padded with -1."""
     n_actions: np.ndarray
     """(N,) int16: the number of actions of each hand."""
     tricks_won: np.ndarray
@@ -1670,9 +1670,10 @@ class BatchResult:
     maker: np.ndarray
     """(N,) int8: the seat that made trump, -1 if none (thrown in, or a misdeal)."""
     trump: np.ndarray
-    """(N,) int8: the trump index made (0-3 a suit, 4 no trump, 5 low), -1 if none."""
+    """(N,) int8: the trump index made (0-3 a suit, 4 no trump (Bid Euchre's high), 5 low; Napoleon's
+    6-9 a suit without bowers, 10 misère), -1 if none."""
     alone: np.ndarray
-    """(N,) bool: the maker went alone."""
+    """(N,) bool: the maker went alone (Bid Euchre: the moon)."""
     lone_defender: np.ndarray
     """(N,) int8: the seat that defended alone, -1 if none."""
     misdeal: np.ndarray
@@ -1680,20 +1681,33 @@ class BatchResult:
     farmer: np.ndarray
     """(N,) int8: the seat that claimed the farmer's hand, -1 if none."""
     heuristic: np.ndarray | None = None
-    """With ``record_heuristic=True``: (N, MAX_ACTIONS) int16, the heuristic's choice at each
-    decision (whatever the seat's policy played), padded with -1."""
+    """With ``record_heuristic=True``: (N, W) int16, the heuristic's choice at each decision
+    (whatever the seat's policy played), padded with -1."""
+    bid: np.ndarray | None = None
+    """The sister games: (N,) int8, the high bid (``State.bid``: tricks, Bid Euchre's moon the
+    hand's tricks plus one, Napoleon's level 1-7), 0 if none (thrown in); ``None`` in Euchre."""
+    forced_bid: np.ndarray | None = None
+    """The sister games: (N,) bool, Hasenpfeffer's forced bid of the Joker's holder; ``None`` in Euchre."""
 
     def __len__(self) -> int:
         return int(self.dealer.shape[0])
 
     def deal(self, i: int) -> Deal:
         """Hand ``i``'s deal, as the engine records it."""
+        if self.rules.sister_game is not None:
+            from euchre import batch_sister
+
+            return batch_sister.deal(self, i)
         stock = tuple(CARDS[int(c)] for c in self.stock[i])
         return Deal(int(self.dealer[i]), tuple(tuple(CARDS[int(c)] for c in h) for h in self.hands[i]),
                     CARDS[int(self.up_card[i])], stock)
 
     def legal(self, i: int) -> list[list[int]]:
         """The legal actions before each action of hand ``i``, as the compiled rules give them."""
+        if self.rules.sister_game is not None:
+            from euchre import batch_sister
+
+            return batch_sister.legal(self, i)
         k = int(self.n_actions[i])
         masks = np.zeros((k, EUCHRE_ACTIONS), np.bool_)
         hands = np.array([sum(1 << int(c) for c in h) for h in self.hands[i]], dtype=np.int64)
@@ -1749,12 +1763,18 @@ def simulate(rules: Rules | None = None, hands: int = 1000, *, seed: int = 0,
     first=j)`` is rows ``j`` to ``j + k - 1`` of a larger batch of the same seed (a batch holds
     about 250 bytes a hand: run very large batches in chunks).
 
+    The sister games play the same way (:mod:`euchre.batch_sister`), the heuristic as
+    ``HeuristicBot`` plays them (Napoleon and the double deck by their own players, which take no
+    ``aggression``).
+
     >>> r = simulate(Rules.preset("american"), hands=100, seed=1)
     >>> r.points.shape, bool((r.n_actions >= 8).all())
     ((100, 2), True)
+    >>> nap = simulate(Rules.preset("napoleon", players=5), hands=100, seed=1, policy="heuristic")
+    >>> nap.hands.shape, nap.points.shape, bool((nap.points.sum(axis=1) == 0).all())
+    ((100, 5, 5), (100, 5), True)
     """
     rules = Rules() if rules is None else rules
-    refuse_sister_games(rules)
     n = rules.players
     names, codes = _policy_codes(policy, n)
     mode = _dealer_mode(dealer, n)
@@ -1762,6 +1782,12 @@ def simulate(rules: Rules | None = None, hands: int = 1000, *, seed: int = 0,
         raise ValueError(f"hands: at least 0, got {hands}")
     if not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon: a probability, got {epsilon}")
+    if rules.sister_game is not None:
+        from euchre import batch_sister
+
+        return batch_sister.simulate(rules, hands, seed=seed, names=names, codes=codes, mode=mode, epsilon=epsilon,
+                                     aggression=aggression, lone_with_loser=lone_with_loser,
+                                     record_heuristic=record_heuristic, first=first)
     R = _rules_row(rules)
     H = _heuristic_row(n, aggression, lone_with_loser)
     deck = np.array(deck_cards(rules.deck), dtype=np.int64)
@@ -2074,43 +2100,61 @@ class VectorEnv:
     * ``obs``: (n, ``OBSERVATION_SIZE``) float32, the observation of each table's seat to act in
       the layout of the PettingZoo environment (:func:`euchre.envs.observation.encode` of its
       :class:`~euchre.view.PlayerView`, field by field as ``docs/rl.md`` describes; the score,
-      the hand number and the match standing are 0);
-    * ``mask``: (n, 119) bool, the legal actions (:data:`~euchre.actions.EUCHRE_ACTIONS` codes);
+      the hand number and the match standing are 0); a sister game's in its own layout
+      (:func:`euchre.envs.observation.layout`, ``observation_size(rules)`` long);
+    * ``mask``: (n, 119) bool, the legal actions (:data:`~euchre.actions.EUCHRE_ACTIONS` codes; a
+      sister game's: (n, 180), every engine code, as ``euchre_v0`` sizes it);
     * ``rewards``: (n, players) float32, for a table whose hand ended at this step each seat's
       reward as ``euchre_v0``'s ``reward="hand"`` gives it (its side's points less the mean of the
-      other sides', :func:`euchre.envs.aec.relative`), else 0; ``done``: (n,) bool, the hand ended
-      at this step; ``points``: (n, sides) int16, the points of each table's last finished hand.
+      other sides', :func:`euchre.envs.aec.relative`; in Napoleon the seat's own points,
+      :func:`euchre.envs.aec.hand_rewards`), else 0; ``done``: (n,) bool, the hand ended at this
+      step; ``points``: (n, sides) int16, the points of each table's last finished hand.
 
     >>> env = VectorEnv(Rules(), 8, seed=1)
     >>> obs, mask = env.reset()
     >>> obs, mask, rewards, done = env.step(env.policy_actions("random"))
     >>> obs.shape, mask.shape, rewards.shape
     ((8, 1680), (8, 119), (8, 4))
+    >>> nap = VectorEnv(Rules.preset("napoleon", players=7), 8, seed=1)
+    >>> obs, mask, rewards, done = nap.step(nap.policy_actions("heuristic"))
+    >>> obs.shape, mask.shape, rewards.shape
+    ((8, 2880), (8, 180), (8, 7))
     """
 
     def __init__(self, rules: Rules | None = None, n: int = 64, *, seed: int = 0, dealer: int | str = "rotate") -> None:
         self.rules = Rules() if rules is None else rules
-        refuse_sister_games(self.rules)
         if n < 1:
             raise ValueError(f"n: at least one table, got {n}")
         self.n = int(n)
         players = self.rules.players
-        self._R = _rules_row(self.rules)
-        self._H = _heuristic_row(players)
         self._mode = _dealer_mode(dealer, players)
-        self._deck = np.array(deck_cards(self.rules.deck), dtype=np.int64)
-        self._at, self._bid, self._base = _layout(self.rules)
-        self._S = np.zeros((self.n, _FIELDS), np.int64)
         self._rs = np.zeros(self.n, np.uint64)
-        self._hist = np.full((self.n, MAX_ACTIONS), -1, np.int64)
-        self._hseats = np.full((self.n, MAX_ACTIONS), -1, np.int64)
-        self.obs = np.zeros((self.n, self._base.shape[0]), np.float32)
-        self.mask = np.zeros((self.n, EUCHRE_ACTIONS), np.bool_)
         self.to_act = np.zeros(self.n, np.int64)
         self.rewards = np.zeros((self.n, players), np.float32)
         self.done = np.zeros(self.n, np.bool_)
         self.points = np.zeros((self.n, self.rules.sides), np.int16)
         self.seed = seed
+        self._sister: batch_sister.SisterTables | None = None
+        if self.rules.sister_game is not None:  # a row, an observation and a mask of the game's own
+            from euchre import batch_sister
+
+            t = self._sister = batch_sister.SisterTables(self.rules)
+            self._S = np.zeros((self.n, batch_sister._GFIELDS), np.int64)
+            self._hist = np.full((self.n, t.width), -1, np.int64)
+            self._hseats = np.full((self.n, t.width), -1, np.int64)
+            self.obs = np.zeros((self.n, t.size), np.float32)
+            self.mask = np.zeros((self.n, NUM_ACTIONS), np.bool_)
+            self.reset(seed)
+            return
+        self._R = _rules_row(self.rules)
+        self._H = _heuristic_row(players)
+        self._deck = np.array(deck_cards(self.rules.deck), dtype=np.int64)
+        self._at, self._bid, self._base = _layout(self.rules)
+        self._S = np.zeros((self.n, _FIELDS), np.int64)
+        self._hist = np.full((self.n, MAX_ACTIONS), -1, np.int64)
+        self._hseats = np.full((self.n, MAX_ACTIONS), -1, np.int64)
+        self.obs = np.zeros((self.n, self._base.shape[0]), np.float32)
+        self.mask = np.zeros((self.n, EUCHRE_ACTIONS), np.bool_)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -2122,6 +2166,11 @@ class VectorEnv:
         self._hseats[:] = -1
         self.rewards[:] = 0.0
         self.done[:] = False
+        if self._sister is not None:
+            from euchre import batch_sister
+
+            batch_sister.vec_reset(self)
+            return self.obs, self.mask
         _vec_reset(self._S, self._R, self._rs, np.uint64(int(self.seed) & (2**64 - 1)), self._mode, self._deck,
                    self._hist, self._hseats, self._at, self._bid, self._base, self.obs, self.mask, self.to_act)
         return self.obs, self.mask
@@ -2132,9 +2181,14 @@ class VectorEnv:
         a = np.ascontiguousarray(actions, dtype=np.int64)
         if a.shape != (self.n,):
             raise ValueError(f"actions: one per table, shape ({self.n},), got {a.shape}")
-        bad = _vec_step(self._S, self._R, self._rs, self._mode, self._deck, a, self._hist, self._hseats, self._at,
-                        self._bid, self._base, self.obs, self.mask, self.to_act, self.rewards, self.done,
-                        self.points)
+        if self._sister is not None:
+            from euchre import batch_sister
+
+            bad = batch_sister.vec_step(self, a)
+        else:
+            bad = _vec_step(self._S, self._R, self._rs, self._mode, self._deck, a, self._hist, self._hseats,
+                            self._at, self._bid, self._base, self.obs, self.mask, self.to_act, self.rewards,
+                            self.done, self.points)
         if bad >= 0:
             from euchre.errors import IllegalActionError
 
@@ -2148,11 +2202,18 @@ class VectorEnv:
         self-play. Random choices draw from the tables' generators."""
         _, codes = _policy_codes(policy, self.rules.players)
         out = np.zeros(self.n, np.int64)
-        _vec_policy(self._S, self._R, self._H, self._rs, codes, float(epsilon), out)
+        if self._sister is not None:
+            from euchre import batch_sister
+
+            batch_sister.vec_policy(self, codes, float(epsilon), out)
+        else:
+            _vec_policy(self._S, self._R, self._H, self._rs, codes, float(epsilon), out)
         return out
 
     def state(self, i: int) -> State:
         """Table ``i``'s hand in progress, replayed through the engine."""
+        if self._sister is not None:
+            return self._sister.state(self.rules, self._S[i], self._hist[i])
         row = self._S[i]
         n = self.rules.players
         hands = [[CARDS[c] for c in range(NUM_CARDS) if int(row[_F_DEAL + s]) >> c & 1] for s in range(n)]

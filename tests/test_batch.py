@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from euchre.batch import MAX_ACTIONS, VectorEnv, simulate
+from euchre.batch import MAX_ACTIONS, VectorEnv, _rules_row, simulate
 from euchre.bots.heuristic import HeuristicBot
 from euchre.cards import CARDS
 from euchre.envs.observation import OBSERVATION_SIZE, encode
@@ -30,7 +30,7 @@ def relative(values: tuple[int, ...]) -> list[float]:
 
 
 CONFIGS: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.preset_names()
-                             if Rules.preset(name).sister_game is None}  # batch refuses the sister games
+                             if Rules.preset(name).sister_game is None}  # (the sister games: test_batch_sister.py)
 CONFIGS.update({
     "stick the dealer": Rules(stick_the_dealer=True, dealer_may_discard_up_card=False),
     "canadian loner": Rules(canadian_loner=True),
@@ -185,21 +185,16 @@ def test_bad_arguments_are_refused() -> None:
                                    Rules.preset("bid-euchre-double"), Rules.preset("napoleon"),
                                    Rules.preset("napoleon", players=7)],
                          ids=["hasenpfeffer", "bid-euchre", "bid-euchre-double", "napoleon", "napoleon-7"])
-def test_sister_games_are_refused_with_the_alternatives(rules: Rules) -> None:
-    """The compiled engine plays Euchre only: the sister games are refused before anything is
-    compiled, by simulate and VectorEnv alike, with a message that names the game and the
-    interfaces that play it (the PettingZoo environment, the OpenSpiel game, euchre simulate)."""
-    game = rules.sister_game
-    assert game is not None
-    for make in (lambda: simulate(rules, hands=1), lambda: VectorEnv(rules, 2)):
-        with pytest.raises(RulesError) as caught:
-            make()
-        text = str(caught.value)
-        assert f"plays Euchre only, not {game}" in text
-        for alternative in ("euchre_v0.env(rules=", "python_euchre(preset=", "euchre simulate --rules"):
-            assert alternative in text
-    if rules.preset_name() is None:
-        assert "with these rules' switches" in str(caught.value)
+def test_sister_games_play_on_a_row_of_their_own(rules: Rules) -> None:
+    """simulate and VectorEnv hand the sister games to euchre.batch_sister (its agreement with the
+    engine: tests/test_batch_sister.py); Euchre's row refuses them by name, so no sister hand is
+    ever played by Euchre's compiled rules."""
+    r = simulate(rules, hands=3, seed=1)
+    assert r.hands.shape == (3, rules.players, rules.hand_size) and r.bid is not None
+    env = VectorEnv(rules, 2)
+    assert env.mask.shape == (2, 180)
+    with pytest.raises(RulesError, match=f"Euchre row does not hold {rules.sister_game}"):
+        _rules_row(rules)
 
 
 @pytest.mark.parametrize("name", ["american", "british", "two-handed", "cut-throat", "railroad", "offers",

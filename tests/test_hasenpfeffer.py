@@ -316,14 +316,15 @@ def test_egn_refuses_hasenpfeffer() -> None:
         egn.dumps(game)
 
 
-# --- consumers that do not play six-card hands yet refuse them by name ------------------------------------------
-def test_the_batch_engine_refuses_six_card_hands() -> None:
+# --- consumers of six-card hands ---------------------------------------------------------------------------------
+def test_the_batch_engine_plays_six_card_hands() -> None:
     # (The solver, resampling and the search bot play them: tests/test_search_hasenpfeffer.py; the
-    # learning environment and the OpenSpiel game too: tests/test_envs_sister.py, test_openspiel_sister.py.)
-    with pytest.raises(RulesError, match="euchre.batch"):
-        from euchre.batch import _rules_row
+    # learning environment and the OpenSpiel game too: tests/test_envs_sister.py, test_openspiel_sister.py;
+    # the compiled batch engine: tests/test_batch_sister.py.)
+    from euchre.batch import simulate
 
-        _rules_row(HP)
+    r = simulate(HP, hands=4, seed=1)
+    assert r.hands.shape == (4, 4, 6) and r.stock.shape == (4, 1)
     # (Claims play six-card hands: tests/test_claims.py; before the play there is nothing to claim.)
     game = Game(HP, seed=2)
     assert game.claim_line() is None and "during the play of the cards" in game.no_claim_reason()
