@@ -19,6 +19,14 @@ loop without the observation, and PettingZoo's AEC environment ``euchre.envs.euc
 (random legal actions; needs the ``rl`` extra).
 
     python bench/batch.py [--seconds 3] [--slice 0.25] [--chunk 5000] [--tables 256] [--no-env]
+    python bench/batch.py --sister [--games hasenpfeffer,napoleon-7] [--seconds 3] [--slice 0.25] [--chunk 5000]
+
+``--sister`` measures the sister games instead (Hasenpfeffer, Bid Euchre, its double deck,
+Napoleon at 3 to 7 players; ``--games`` picks some, by preset name and ``napoleon-N``): for each,
+``euchre.batch.simulate`` with every seat random (and, for the record, every seat heuristic)
+against the engine's own random playouts of the same game in Python (``State.random``, a
+uniformly random legal action, the unchecked ``State._push``, until the hand is over), the named
+baseline of the ratio, measured in the same run.
 
 The sides of each part take turns in slices of ``--slice`` seconds until each has run
 ``--seconds``, so a change in the machine's load slows all alike; the ratios are the numbers to
@@ -77,6 +85,18 @@ class Meter:
         return self.units / self.seconds if self.seconds else 0.0
 
 
+SISTER_GAMES = ("hasenpfeffer", "bid-euchre", "bid-euchre-double", "napoleon-3", "napoleon-4", "napoleon-5",
+                "napoleon-6", "napoleon-7")
+"""The sister games ``--sister`` measures: a preset name, or ``napoleon-N`` for N players."""
+
+
+def sister_rules(name: str) -> Rules:
+    """The rules of a ``--games`` name."""
+    if name.startswith("napoleon-"):
+        return Rules.preset("napoleon", players=int(name.split("-")[1]))
+    return Rules.preset(name)
+
+
 def interleave(meters: list[Meter], seconds: float, slice_: float) -> None:
     for m in meters:  # warm up: caches, imports, the compiled code
         m.run(0.05)
@@ -88,12 +108,12 @@ def interleave(meters: list[Meter], seconds: float, slice_: float) -> None:
         elapsed += slice_
 
 
-def batch_meter(name: str, chunk: int, policy: str) -> Meter:
+def batch_meter(name: str, chunk: int, policy: str, rules: Rules = RULES) -> Meter:
     state = {"seed": 0}
 
     def work() -> int:
         state["seed"] += 1
-        simulate(RULES, hands=chunk, seed=state["seed"], policy=policy, dealer="random")
+        simulate(rules, hands=chunk, seed=state["seed"], policy=policy, dealer="random")
         return chunk
 
     return Meter(name, work, "hands")
@@ -131,6 +151,56 @@ def python_heuristic_meter() -> Meter:
         return 1
 
     return Meter("python HeuristicBot", work, "hands")
+
+
+def python_random_meter(rules: Rules) -> Meter:
+    """The engine's random playouts in Python: a shuffled deal with a random dealer, then a
+    uniformly random legal action (``State._push``, unchecked) until the hand is over."""
+    rng = random.Random(7)
+    n = rules.players
+
+    def work() -> int:
+        for _ in range(16):
+            s = State.random(rules, dealer=rng.randrange(n), rng=rng)
+            while s.phase is not Phase.OVER:
+                s._push(rng.choice(s.legal_actions()))
+        return 16
+
+    return Meter("python engine random playouts", work, "hands")
+
+
+def sister(args: argparse.Namespace) -> int:
+    """The sister games' part (``--sister``): compiled random playouts against the engine's."""
+    names = args.games.split(",") if args.games else list(SISTER_GAMES)
+    games = [(name, sister_rules(name)) for name in names]
+    t0 = time.perf_counter()
+    for _, rules in games:
+        simulate(rules, hands=1, policy="random")
+        simulate(rules, hands=1, policy="heuristic")
+    print(f"compiled code ready in {time.perf_counter() - t0:.2f} s (not counted)")
+    _load("before")
+    ratios = []
+    for name, rules in games:
+        ours = batch_meter("batch simulate (random)", args.chunk, "random", rules)
+        heur = batch_meter("batch simulate (heuristic)", max(1, args.chunk // 4), "heuristic", rules)
+        base = python_random_meter(rules)
+        interleave([ours, base, heur], args.seconds, args.slice)
+        print(f"{name} ({rules.players} players, {rules.hand_size} cards each):")
+        report([ours, base, heur], base)
+        ratios.append((name, ours.rate / base.rate))
+    print("ratio batch random / python engine random, by game: "
+          + ", ".join(f"{name} {ratio:.0f}" for name, ratio in ratios))
+    _load("after")
+    return 0
+
+
+def _load(when: str) -> None:
+    try:
+        load = os.getloadavg()
+    except OSError:
+        return
+    extra = f" on {os.cpu_count()} cores" if when == "before" else ""
+    print(f"load average {when}: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}{extra}")
 
 
 def vector_meter(tables: int) -> Meter:
@@ -235,7 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=5000, help="hands per simulate call (default 5000)")
     p.add_argument("--tables", type=int, default=256, help="tables of the VectorEnv (default 256)")
     p.add_argument("--no-env", action="store_true", help="skip the vectorised-environment part")
+    p.add_argument("--sister", action="store_true",
+                   help="measure the sister games instead: compiled random playouts against the engine's in Python")
+    p.add_argument("--games", default="", help=f"with --sister, some of: {','.join(SISTER_GAMES)}")
     args = p.parse_args(argv)
+    if args.sister:
+        return sister(args)
 
     t0 = time.perf_counter()
     simulate(RULES, hands=1, policy="random")
