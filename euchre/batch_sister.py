@@ -715,21 +715,27 @@ def _best_suit(H: np.ndarray, cards: np.ndarray, nc: int, di: int) -> tuple[int,
 
 
 @njit(cache=True, nogil=True)
-def _best_trump(H: np.ndarray, cards: np.ndarray, nc: int, di: int, alone: bool) -> tuple[int, float]:
-    """``HeuristicBot._best_trump``: a suit, high or low; ``alone``: by the losers of a lone hand."""
+def _best_trumps(H: np.ndarray, cards: np.ndarray, nc: int, di: int) -> tuple[int, float, int, float]:
+    """``HeuristicBot._best_trump`` with and without ``alone``, from one pass over the six trumps
+    (a suit, high, low): the trump and estimate by tricks, then by the losers of a lone hand;
+    the highest value, the lowest trump index on a tie."""
     best = -1
-    best_value = 0.0
+    best_tricks = 0.0
+    lone = -1
+    lone_value = 0.0
     for t in range(6):
         if t >= 4:
             tricks, losers = _estimate_no_trump(cards, nc, t, di, 0, H)
         else:
             tricks = _estimate_tricks(H, cards, nc, t, di, 0)
             losers = _lone_losers(cards, nc, t, di, 0)
-        value = nc - losers if alone else tricks
-        if best < 0 or value > best_value:
+        if best < 0 or tricks > best_tricks:
             best = t
-            best_value = value
-    return best, best_value
+            best_tricks = tricks
+        if lone < 0 or nc - losers > lone_value:
+            lone = t
+            lone_value = nc - losers
+    return best, best_tricks, lone, lone_value
 
 
 @njit(cache=True, nogil=True)
@@ -741,10 +747,9 @@ def _six_auction(S: np.ndarray, Q: np.ndarray, H: np.ndarray, acts: np.ndarray, 
     di = Q[_Q_DECK]
     aggression = H[_H_AGGRESSION]
     if Q[_Q_GAME] == _BID_EUCHRE:
-        _, alone = _best_trump(H, hand, nh, di, True)
+        _, est, _, alone = _best_trumps(H, hand, nh, di)
         if _in(acts, na, _A_MOON) and alone >= nh - 0.5 - aggression:
             return _A_MOON
-        _, est = _best_trump(H, hand, nh, di, False)
     else:
         _, est = _best_suit(H, hand, nh, di)
     high = S[_G_BID]
@@ -810,7 +815,8 @@ def _six_choice(S: np.ndarray, Q: np.ndarray, H: np.ndarray, acts: np.ndarray, n
         hand = np.empty(8, np.int64)
         nh = _display(S[_G_HANDS + S[_G_TO_ACT]], _NONE, hand)
         if Q[_Q_GAME] == _BID_EUCHRE:
-            t, _ = _best_trump(H, hand, nh, Q[_Q_DECK], S[_G_BID] > Q[_Q_HAND])
+            best, _, lone, _ = _best_trumps(H, hand, nh, Q[_Q_DECK])
+            t = lone if S[_G_BID] > Q[_Q_HAND] else best
         else:
             t, _ = _best_suit(H, hand, nh, Q[_Q_DECK])
         return _call_code(t)
