@@ -3,10 +3,10 @@ double deck) and Napoleon (three to seven players), RULES-FAMILY.md 14-16.
 
 :mod:`euchre.batch` plays these rules through this module when ``rules.sister_game`` is set
 (:func:`euchre.batch.simulate`, :class:`euchre.batch.VectorEnv`); nothing here is called for
-Euchre, whose compiled row is unchanged. The hand is a third implementation of the same rules as
-:mod:`euchre.state` (the units ``AUCTION``, ``NAME_TRUMP``, ``LEAD``, ``GIVE``, ``BEST_DISCARD``
-and ``PLAY`` of :class:`~euchre.state.Phase`), on one ``int64`` row per table of its own (the
-``_G_*`` fields): seven seats, twelve tricks, an auction (the high bid, its seat, Hasenpfeffer's
+Euchre, whose compiled row is unchanged. The hand is a second implementation of these games'
+rules, in the units of :mod:`euchre.state` (the phases ``AUCTION``, ``NAME_TRUMP``, ``LEAD``,
+``GIVE``, ``BEST_DISCARD`` and ``PLAY``), on one ``int64`` row per table of its own (the ``_G_*``
+fields): seven seats, twelve tricks, an auction (the high bid, its seat, Hasenpfeffer's
 forced bid), the moon's gift, no up card. ``tests/test_batch_sister.py`` replays every batch
 hand through :class:`~euchre.state.State` and compares the legal actions before every action
 (in order), the seat to act, the tricks and the points.
@@ -36,7 +36,7 @@ Everything else (the generators, the deal seeds, the dealer options, the arrays 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -89,6 +89,7 @@ from euchre.cards import (
     CARDS,
     EFFECTIVE,
     FOLLOW,
+    JOKER,
     LOW_CARD,
     NUM_ALL_TRUMPS,
     PLAIN_NO_TRUMP,
@@ -107,7 +108,7 @@ from euchre.state import _NAP_VALUES as _STATE_NAP_VALUES
 from euchre.state import MISERE_LEVEL, Deal, Phase, State
 
 if TYPE_CHECKING:
-    from euchre.batch import BatchResult
+    from euchre.batch import BatchResult, VectorEnv
 
 __all__ = ["max_actions", "simulate", "SisterTables"]
 
@@ -171,20 +172,19 @@ _TWIN = np.full(LOW_CARD, -1, dtype=np.int64)
 for _f, _g in TWIN.items():
     _FACE[_to_local(_g)] = _f
     _TWIN[_f] = _to_local(_g)
-_RANK = np.array([CARDS[_f].rank for _f in _FACE[:LOW_CARD]] + [CARDS[int(_FACE[_l])].rank for _l in
-                                                                 range(LOW_CARD, _NL)], dtype=np.int64)
+_RANK = np.array([CARDS[int(_FACE[_l])].rank for _l in range(_NL)], dtype=np.int64)
 """_RANK[local]: the double deck's rank index of a card or copy (Card.rank)."""
 _DOUBLE_DISPLAY = np.array([_to_local(c) for c in sort_hand([*deck_cards(24), *TWIN.values()], None)],
                            dtype=np.int64)
 """The double deck's 48 local ids in the order a hand is shown before trump (sort_hand: a card
 before its copy), the order in which the double deck's heuristic adds its estimates."""
-_NAP_ORDER = np.array([sorted((c for c in range(TWIN_CARD) if c != 32 and EFFECTIVE[PLAIN_NO_TRUMP][c] == s),
+_NAP_ORDER = np.array([sorted((c for c in range(TWIN_CARD) if c != JOKER and EFFECTIVE[PLAIN_NO_TRUMP][c] == s),
                               key=lambda c, s=s: -POWER[PLAIN_TRUMP + s][c]) for s in range(4)],  # type: ignore[misc]
                       dtype=np.int64)
 """_NAP_ORDER[suit]: the thirteen cards of a suit of the full pack, highest first (Napoleon)."""
 _NAP_SUIT = np.array([_SFOL[PLAIN_NO_TRUMP, s] for s in range(4)], dtype=np.int64)
 """_NAP_SUIT[suit]: the cards of a printed suit (Napoleon's full pack)."""
-_NAP_BELOW = np.zeros(LOW_CARD + 20, dtype=np.int64)
+_NAP_BELOW = np.zeros(TWIN_CARD, dtype=np.int64)
 """_NAP_BELOW[card]: the cards of its suit below it in the full pack (Napoleon's misère)."""
 for _s in range(4):
     for _i, _c in enumerate(_NAP_ORDER[_s]):
@@ -194,6 +194,7 @@ for _s in range(4):
 # --- the phases, games and action codes -------------------------------------------------------------------
 _PLAY, _OVER, _GIVE, _BEST_DISCARD = int(Phase.PLAY), int(Phase.OVER), int(Phase.GIVE), int(Phase.BEST_DISCARD)
 _AUCTION, _NAME_TRUMP, _LEAD = int(Phase.AUCTION), int(Phase.NAME_TRUMP), int(Phase.LEAD)
+_JOKER = int(JOKER)
 _HASENPFEFFER, _BID_EUCHRE, _DOUBLE, _NAPOLEON = range(4)
 """The games (``_Q_GAME``)."""
 _A_PASS, _A_CALL, _A_DISCARD, _A_PLAY, _A_HIGH, _A_LOW, _A_GIVE = 0, 5, 13, 46, 79, 81, 83
@@ -634,7 +635,7 @@ def _apply(S: np.ndarray, Q: np.ndarray, a: int) -> None:
         bidder = S[_G_BIDDER]
         if bidder < 0 and game == _HASENPFEFFER:  # all passed: the Joker's holder bids 3, else a throw-in
             for p in range(n):
-                if S[_G_HANDS + p] >> 32 & 1:
+                if S[_G_HANDS + p] >> _JOKER & 1:
                     bidder = p
             if bidder >= 0:
                 S[_G_BID] = 3
@@ -1521,22 +1522,25 @@ def _vec_policy(S: np.ndarray, Q: np.ndarray, H: np.ndarray, rs: np.ndarray, pol
         out[i] = _choose(S[i], Q, H, rs[i:i + 1], policy, epsilon, acts, na)
 
 
-def vec_reset(env: Any) -> None:
+def vec_reset(env: VectorEnv) -> None:
     """:meth:`euchre.batch.VectorEnv.reset` of a sister game."""
-    t: SisterTables = env._sister
+    t = env._sister
+    assert t is not None
     _vec_reset(env._S, t.Q, env._rs, np.uint64(int(env.seed) & (2**64 - 1)), env._mode, t.deck, env._hist,
                env._hseats, t.at, t.bid, t.slot, t.base, env.obs, env.mask, env.to_act)
 
 
-def vec_step(env: Any, actions: np.ndarray) -> int:
+def vec_step(env: VectorEnv, actions: np.ndarray) -> int:
     """:meth:`euchre.batch.VectorEnv.step` of a sister game: the first table whose action is illegal, or -1."""
-    t: SisterTables = env._sister
+    t = env._sister
+    assert t is not None
     return int(_vec_step(env._S, t.Q, env._rs, env._mode, t.deck, actions, env._hist, env._hseats, t.at, t.bid,
                          t.slot, t.base, env.obs, env.mask, env.to_act, env.rewards, env.done, env.points))
 
 
-def vec_policy(env: Any, codes: np.ndarray, epsilon: float, out: np.ndarray) -> None:
+def vec_policy(env: VectorEnv, codes: np.ndarray, epsilon: float, out: np.ndarray) -> None:
     """:meth:`euchre.batch.VectorEnv.policy_actions` of a sister game."""
-    t: SisterTables = env._sister
+    t = env._sister
+    assert t is not None
     _vec_policy(env._S, t.Q, t.H, env._rs, codes, epsilon, out)
 
