@@ -131,8 +131,9 @@ NUM_ACTIONS = _LOW_PLAY + NUM_ALL_CARDS - LOW_CARD
 """Size of the action space (180)."""
 EUCHRE_ACTIONS = _BID
 """The codes of the five-card games (119: every game but Hasenpfeffer's bids). The learning
-environment, the batch engine and the OpenSpiel game, which refuse Hasenpfeffer for now, keep
-this action space, so their layouts did not change when the bids were appended."""
+environment, the batch engine and the OpenSpiel game keep this action space for Euchre, so their
+layouts did not change when the bids were appended; the sister games use every code
+(:data:`NUM_ACTIONS`)."""
 
 
 class Action(int):
