@@ -181,9 +181,10 @@ def _parse_cards(cards: Iterable[int | str] | str) -> list[Card]:
 (_BID1, _TAKE, _BID2, _JOKER, _DISCARD, _DEFEND, _PLAY, _OVER, _GIVE, _BEST_DISCARD, _CALL_FOR_BEST,
  _MISDEAL_OFFER, _FARMER_OFFER, _FARMER_GIVE, _OFFERS, _AUCTION, _NAME_TRUMP, _LEAD) = Phase
 EUCHRE_PHASES = 15
-"""The phases of the five-card games (all but Hasenpfeffer's AUCTION and NAME_TRUMP): the one-hot
-phase of the learning environment's and the OpenSpiel game's observations, which refuse
-Hasenpfeffer for now, so their layouts did not change."""
+"""The phases of the five-card games (all but the auction games' AUCTION and NAME_TRUMP and
+Napoleon's LEAD): the one-hot phase of the Euchre layouts of the learning environment's and the
+OpenSpiel game's observations, which stayed as they were when the sister games came (each sister
+game has a layout of its own, sized by its rules)."""
 OFFER_PHASES = (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER)
 """The phases of a pending offer (hidden from every seat but the offered one, RULES-FAMILY.md 12.7)."""
 _NO_BID = (0, -1, False)
