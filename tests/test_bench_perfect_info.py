@@ -1,0 +1,52 @@
+"""``bench/perfect_info.py``: what seeing every card is worth to a bot, in the bidding and in the play."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+SCRIPT = BENCH / "perfect_info.py"
+sys.path.insert(0, str(BENCH))
+
+import perfect_info  # noqa: E402
+
+from euchre.rules import Rules  # noqa: E402
+from euchre.state import State  # noqa: E402
+
+
+def test_the_cheater_decides_only_its_part() -> None:
+    s = State.random(Rules(), dealer=0, rng=random.Random(2))
+    assert perfect_info._cheats("bid", s) and not perfect_info._cheats("play", s)
+    assert perfect_info._cheats("all", s) and not perfect_info._cheats(None, s)
+    while s.phase.name != "PLAY":
+        s.push(s.legal_actions()[0] if s.phase.name != "BID1" else s.legal_actions()[1])
+    assert perfect_info._cheats("play", s) and not perfect_info._cheats("bid", s)
+
+
+def test_a_bot_against_itself_scores_zero_and_the_hybrid_is_paired_per_deal() -> None:
+    rows = perfect_info.run("american", "bid", "heuristic", "heuristic", 6, 3, 1)
+    assert len(rows) == 6
+    # The heuristic against itself on both seatings of a deal nets exactly zero...
+    assert all(plain == 0 for plain, _ in rows)
+    # ...and the hybrid sees the cards when it bids: over a few deals it changes some outcomes.
+    assert any(hybrid != plain for plain, hybrid in rows)
+    # A hand's net points per seating lie in -4..4, so the mean of two does too.
+    assert all(-4 <= hybrid <= 4 for _, hybrid in rows)
+
+
+def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
+    one = perfect_info.run("american", "play", "heuristic", "heuristic", 4, 7, 1)
+    two = perfect_info.run("american", "play", "heuristic", "heuristic", 4, 7, 2)
+    assert one == two
+
+
+@pytest.mark.parametrize("args, words", [(("--part", "bids"), "invalid choice"),
+                                         (("--deals", "1"), "--deals must be at least 2")])
+def test_bad_arguments_are_refused_with_the_reason(args: tuple[str, ...], words: str) -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and words in r.stderr
