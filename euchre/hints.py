@@ -31,8 +31,9 @@ import hashlib
 import math
 from dataclasses import dataclass, replace
 
+from euchre import fastbid
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later, searches
+from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches
 from euchre.cards import effective_suit
 from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
@@ -170,14 +171,34 @@ class _HintBot(SearchBot):
     """The search bot as a hint uses it: it keeps each sampled deal's hands and, with ``control``,
     corrects each action's points by the control variate (:func:`_features`)."""
 
-    def __init__(self, *args: object, control: bool = True, **kw: object) -> None:
+    def __init__(self, *args: object, control: bool = True, compiled: bool = True, threads: int = 1,
+                 **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self.control = control
+        self.compiled = compiled
+        self.threads = threads
         self._hands: list[tuple[int, ...]] = []
 
-    def evaluate(self, view: PlayerView, **kw: object) -> list[Evaluation]:  # type: ignore[override]
+    def evaluate(self, view: PlayerView, *, samples: int | None = None,
+                 actions: list[Action] | None = None) -> list[Evaluation]:
         self._hands = []
-        return super().evaluate(view, **kw)  # type: ignore[arg-type]
+        if self.compiled and actions is not None and self.close_factor <= 1 and not self.infer_bids \
+                and fastbid.covered(view):
+            return self._evaluate_compiled(view, self.bid_samples if samples is None else samples, actions)
+        return super().evaluate(view, samples=samples, actions=actions)
+
+    def _evaluate_compiled(self, view: PlayerView, count: int, actions: list[Action]) -> list[Evaluation]:
+        """:meth:`SearchBot.evaluate` of a bid on the compiled samples (:mod:`euchre.fastbid`): the
+        same values per deal, the deals drawn by the compiled sampler from a seed this bot's
+        generator gives (so a function of the hint's seed). Every sample weighs 1 (the bidding is
+        not read) and no choice is dropped (``actions`` given), as in the Python loop."""
+        count = max(count, 1)
+        got = fastbid.sample_values(self, view, actions, count, self._rng.getrandbits(64), threads=self.threads)
+        acc = _Sums({a: [0.0, 0.0] for a in actions}, {})
+        for values in got.values:
+            acc.add(values, 1.0)
+        self._hands = got.hands
+        return self._finish(acc, list(actions), view)
 
     def _values(self, sample, seat, actions, view):  # type: ignore[no-untyped-def]
         self._hands.append(tuple(sample.hands))
