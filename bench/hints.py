@@ -11,12 +11,13 @@ distribution of ``|points(seed 1) - points(seed 2)|`` over every action of every
 phase and in all, the 95th percentile with a 95% confidence interval (bootstrap over positions:
 the goal is met only if the interval's upper end is within it); how often the best choice differs
 between the two seeds, and how often it differs although the first hint did not call the two about
-even; and the time per hint (median and 95th percentile; each worker process is one core). The
-named baseline, measured in the same run on the same positions, is the expert level's own budget
+even; and the time per hint (median and 95th percentile; each worker process is one core, and a
+bid hint's compiled samples run on ``--threads`` threads of it, one by default). The named
+baseline, measured in the same run on the same positions, is the expert level's own budget
 (``SearchBot`` defaults: 200 deals a card, 64 a bid).
 
     python bench/hints.py [--positions 200] [--seed 0] [--samples N] [--bid-samples N] [--jobs 2]
-                          [--no-baseline] [--no-control] [--phases BID1,BID2,...]
+                          [--threads 1] [--no-baseline] [--no-control] [--phases BID1,BID2,...]
 """
 
 from __future__ import annotations
@@ -78,14 +79,15 @@ def positions(count: int, seed: int, phases: tuple[str, ...] = PHASES) -> list[P
     return [v for p in phases for v in got[p]]
 
 
-def _measure(task: tuple[PlayerView, int, int, bool]) -> tuple[str, list[float], bool, bool, float]:
+def _measure(task: tuple[PlayerView, int, int, bool, int]) -> tuple[str, list[float], bool, bool, float]:
     """One position: (phase, |move| per action, best differs, best differs where not called even,
     seconds per hint)."""
-    view, samples, bid_samples, control = task
+    view, samples, bid_samples, control, threads = task
     t0 = time.perf_counter()
-    one = hint(view, samples=samples, bid_samples=bid_samples, control=control)
+    one = hint(view, samples=samples, bid_samples=bid_samples, control=control, threads=threads)
     dt = time.perf_counter() - t0
-    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control)
+    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control,
+               threads=threads)
     pts = {h.action: h.points for h in two}
     moves = [abs(h.points - pts[h.action]) for h in one]
     flip = one[0].action != two[0].action
@@ -109,9 +111,9 @@ def p95_interval(rows: list[list[float]], reps: int = 2000, seed: int = 0) -> tu
 
 
 def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, label: str,
-        control: bool = True) -> float:
+        control: bool = True, threads: int = 1) -> float:
     """Measure and print one budget; returns the overall 95th percentile."""
-    tasks = [(v, samples, bid_samples, control) for v in views]
+    tasks = [(v, samples, bid_samples, control, threads) for v in views]
     t0 = time.perf_counter()
     if jobs > 1:
         with get_context().Pool(jobs) as pool:
@@ -149,18 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--samples", type=int, default=HINT_SAMPLES)
     p.add_argument("--bid-samples", type=int, default=HINT_BID_SAMPLES)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads a bid hint's compiled samples are split among (1: the time is one core's)")
     p.add_argument("--no-baseline", action="store_true", help="skip the expert-budget baseline")
     p.add_argument("--no-control", action="store_true", help="the hint without its control variate")
     p.add_argument("--phases", default=",".join(PHASES), help="comma-separated phases to draw positions from")
     a = p.parse_args(argv)
-    if a.positions < 1 or a.samples < 1 or a.bid_samples < 1 or a.jobs < 1:
-        p.error("--positions, --samples, --bid-samples and --jobs must be at least 1")
+    if a.positions < 1 or a.samples < 1 or a.bid_samples < 1 or a.jobs < 1 or a.threads < 1:
+        p.error("--positions, --samples, --bid-samples, --jobs and --threads must be at least 1")
     phases = tuple(x for x in a.phases.split(",") if x)
     if not phases or any(x not in PHASES for x in phases):
         p.error(f"--phases: a comma-separated subset of {','.join(PHASES)}")
     views = positions(a.positions, a.seed, phases)
     base = None if a.no_baseline else run(views, 200, 64, a.jobs, "baseline (the expert's budget)", False)
-    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint", not a.no_control)
+    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint", not a.no_control, a.threads)
     if base is not None:
         print(f"  hint p95 / baseline p95: {p95 / base:.2f}")
     return 0

@@ -537,28 +537,31 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
     seat = setup.seat
     players = view.rules.players
     sides = view.rules.sides
+    # Each side's points as one code, and each code's (points, utility) worked out once.
+    codes = np.zeros(pts.shape[:3], dtype=np.int64)
+    for x in range(sides):
+        codes |= (pts[:, :, :, x] + 32) << (8 * x)
     probe = cast(State, SimpleNamespace(rules=view.rules))
-    scored: dict[tuple[int, ...], tuple[float, float]] = {}
 
-    def score(row: np.ndarray) -> tuple[float, float]:
-        key = tuple(int(x) for x in row[:sides])
-        v = scored.get(key)
-        if v is None:
-            v = scored[key] = bot._score(probe, key, seat, view)
-        return v
+    def points(code: int) -> tuple[int, ...]:
+        return tuple((code >> (8 * x) & 255) - 32 for x in range(sides))
 
+    table = {c: bot._score(probe, points(c), seat, view) for c in np.unique(codes).tolist()}
     acts = [ACTIONS[int(c)] for c in setup.cands]
+    direct = codes[:, :, 0].tolist()
+    later_l = later.tolist()
     rows: list[dict[Action, tuple[float, float] | _Later]] = []
-    hands: list[tuple[int, ...]] = []
     for i in range(count):
         values: dict[Action, tuple[float, float] | _Later] = {}
         for j, a in enumerate(acts):
-            if later[i, j]:
-                choices = {ACTIONS[int(bcodes[i, j, b])]: score(pts[i, j, b]) for b in range(nb[i, j])}
-                hist = setup.seen + tuple(int(x) for x in suffix[i, j, :nsuffix[i, j]])
+            if later_l[i][j]:
+                k = int(nb[i, j])
+                choices = {ACTIONS[b]: table[c] for b, c in zip(bcodes[i, j, :k].tolist(), codes[i, j, :k].tolist(),
+                                                                 strict=True)}
+                hist = setup.seen + tuple(suffix[i, j, :nsuffix[i, j]].tolist())
                 values[a] = _Later(hist, choices, int(lhand[i, j]))
             else:
-                values[a] = score(pts[i, j, 0])
+                values[a] = table[direct[i][j]]
         rows.append(values)
-        hands.append(tuple(int(x) for x in now[i, :players]))
+    hands = [tuple(h) for h in now[:, :players].tolist()]
     return Samples(rows, hands, deal)

@@ -12,7 +12,16 @@ difference to the best is inside the uncertainty is flagged ``about_even`` rathe
 it were worse. ``bench/hints.py`` measures how far another seed moves a hint's numbers.
 
 A hint takes more deals than a computer player's decision (:data:`HINT_SAMPLES`,
-:data:`HINT_BID_SAMPLES`) and removes part of their noise with a control variate (``control``):
+:data:`HINT_BID_SAMPLES`). A bid's deals (a discard's, a take's, a lone defence's: every decision
+before the play) are dealt and valued by compiled code (:mod:`euchre.fastbid`): each deal gets
+exactly the values the search bot's Python path (``SearchBot._values``) gives it, at about a
+fifth of the cost, so a bid hint affords 6,000 deals in about as long as 800 took; the deals
+are drawn by the compiled sampler from a seed the hint's seed gives, so the numbers differ from
+the Python path's for the same seed, from the same distribution. Where it does not cover the
+rules (the house rules' calls for best and offers, see :func:`euchre.fastbid.covered`) the
+Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
+
+A hint removes part of the sampling noise with a control variate (``control``):
 where each unseen card lies. Cards the seat cannot tell apart (of one suit as trump makes suits,
 or every unseen card before any play) are exchangeable in the sampling, so "this seat holds this
 card" minus the share of its group the seat holds has mean zero exactly; each action's points are
@@ -20,7 +29,8 @@ regressed on those features over the sampled deals and the part they explain (wh
 bowers, how the trumps split) is taken out; before the play, when every unseen card is
 exchangeable, the square of how many cards of each suit a seat holds (hypergeometric) too. The
 estimate is the same in expectation; at the same budget ``bench/hints.py`` measured the 95th
-percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md). It is not used under
+percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md; with today's
+budgets see there too: issue 14's goal of 0.05). It is not used under
 the house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
 few deals (:data:`CONTROL_MIN`).
 """
@@ -42,20 +52,25 @@ from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
-           "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
+           "HINT_HOUSE_BID_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
 
-HINT_SAMPLES = 2400
+HINT_SAMPLES = 3600
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
-HINT_BID_SAMPLES = 800
-"""Sampled deals per bidding hint (each costs a whole-hand solve per choice)."""
+HINT_BID_SAMPLES = 6000
+"""Sampled deals per bidding hint (each costs a whole-hand solve per choice), valued by the
+compiled samples (:mod:`euchre.fastbid`: about 0.2 ms a deal on one core)."""
+HINT_HOUSE_BID_SAMPLES = 800
+"""At most this many sampled deals per bidding hint that :mod:`euchre.fastbid` does not cover
+(the house rules: call for best, the offers, the farmer's hand): those deals are valued in
+Python, about 1.5 ms each."""
 HINT_AUCTION_SAMPLES = 200
 """Sampled deals per hint in the auction games' bidding (Hasenpfeffer: a bid's rollouts end in up
 to four namings of trump, each a six-card solve; a few seconds a hint)."""
 LATE_TRICKS = 2
-LATE_FACTOR = 3
+LATE_FACTOR = 2
 """A card play after :data:`LATE_TRICKS` tricks takes this many times the card samples: its deals
 are solved three to four times faster, and the reading of the card play (which weighs the deals)
-leaves fewer of them effective."""
+leaves fewer of them effective (7,200 deals, as before the card budget went from 2,400 to 3,600)."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -325,12 +340,16 @@ class _HintBot(SearchBot):
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None,
-         control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES) -> list[Hint]:
+         control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES, threads: int = 1,
+         house_bid_samples: int = HINT_HOUSE_BID_SAMPLES) -> list[Hint]:
     """Every legal action of the seat to act (or only ``actions``) with its expected points, best
     first; ``seed`` defaults to :func:`position_seed`. ``samples`` and ``bid_samples`` set the
     budget (sampled deals per card play, :data:`LATE_FACTOR` times as many late in the hand, and
-    per bid; ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
-    the control variate (see the module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
+    per bid, but at most ``house_bid_samples`` per bid that :mod:`euchre.fastbid` does not cover;
+    ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
+    the control variate (see the module docstring); ``threads``: the threads a bid's compiled
+    samples are split among (:mod:`euchre.fastbid`; the hint is the same for any number). Raises
+    ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
     if not searchable(view):
@@ -343,10 +362,12 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
-                   auction_samples=auction_samples)
+                   auction_samples=auction_samples, threads=threads)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
         bot.samples = samples * LATE_FACTOR
+    elif view.phase.name != "PLAY" and not fastbid.covered(view):
+        bot.bid_samples = min(bid_samples, house_bid_samples)  # (the Python path: 1.5 ms a deal)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points
     return [Hint(e.action, e.points, e.stderr, best - e.points, e.stderr_vs_best, e.samples) for e in evals]

@@ -170,6 +170,10 @@ for _t in range(_ROWS):
     for _g, _run in enumerate(_segments(_t)):
         _SEG[_t, _g] = _run
 
+_LOW67 = np.zeros(67, dtype=np.int64)
+for _k in range(63):
+    _LOW67[(1 << _k) % 67] = _k
+
 MAX_SEATS = 7
 """The most seats the solver plays (Napoleon's seven; the Euchre games have at most four)."""
 MAX_HAND = 6
@@ -184,10 +188,10 @@ table never grows: a full slot is overwritten."""
 
 @njit(cache=True, nogil=True)
 def _lowbit_index(x: int) -> int:
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    """The index of the lowest set bit of ``x`` (below 2**63): 2 is a primitive root modulo 67, so
+    the 66 powers of two have distinct remainders (a table look-up instead of a loop of up to 56
+    shifts, run for every seat at every last trick)."""
+    return _LOW67[(x & -x) % 67]
 
 
 @njit(cache=True, nogil=True)
@@ -332,6 +336,17 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, held: int, t: int, maker: 
                 last_mine = False
     if nt > 0 and n > 1:
         _order_follow(buf, p, n, t, tcards, tseats, nt, maker, seat)
+    elif n > 1:
+        # A leader tries its strongest cards first, whatever their suit (4% fewer nodes than suit
+        # by suit on the bidding hint's solves; trumps first or weakest first did worse).
+        for i in range(1, n):
+            c = buf[p, i]
+            k = _POW[t, c]
+            j = i - 1
+            while j >= 0 and _POW[t, buf[p, j]] < k:
+                buf[p, j + 1] = buf[p, j]
+                j -= 1
+            buf[p, j + 1] = c
     fr[p, _SEAT] = seat
     fr[p, _NT] = nt
     fr[p, _LEFT] = left
