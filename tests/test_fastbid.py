@@ -168,3 +168,32 @@ def test_a_bidding_hint_takes_the_compiled_path(monkeypatch: pytest.MonkeyPatch)
     hs = hint(view, bid_samples=40)
     assert calls == [40] and hs[0].samples == 40
     assert hint(view, bid_samples=40) == hs
+
+
+def test_a_house_rules_bid_takes_at_most_its_own_budget() -> None:
+    game = Game(Rules.preset("railroad"), seed=6)
+    view = game.view(game.to_act)
+    assert not fastbid.covered(view)
+    assert hint(view, bid_samples=50, house_bid_samples=20)[0].samples == 20
+    assert hint(view, bid_samples=10, house_bid_samples=20)[0].samples == 10
+    covered = bid_views(Rules(), 13, 1)[0]
+    assert hint(covered, bid_samples=50, house_bid_samples=20)[0].samples == 50
+
+
+def test_compiled_hints_repeat_under_a_slow_clock_and_any_thread_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    views = bid_views(Rules.preset("british", defend_alone=True), 17, 4)
+    first = [hint(v, bid_samples=60) for v in views]
+    assert [hint(v, bid_samples=60, threads=2) for v in views] == first
+
+    class Slow:
+        t = 0.0
+
+        def __call__(self) -> float:
+            self.t += 1.0
+            return self.t
+
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, Slow())
+    assert [hint(v, bid_samples=60) for v in views] == first
