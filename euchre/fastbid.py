@@ -98,9 +98,9 @@ __all__ = ["covered", "sample_values", "sample_state", "Samples", "PHASES"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
-MAX_CHOICES = 16
-"""Room for the choices of one decision (at most 9 before the play: a discard of six, round 2's
-pass, three calls, three loners, no trump and low with their loners)."""
+MAX_CHOICES = 12
+"""Room for the choices of one decision (at most 11 before the play: round 2's pass, three calls,
+three loners, no trump and low with their loners; a discard has six)."""
 MAX_SUFFIX = 24
 """Room for the actions of a rollout up to the seat's own later decision (at most 13: the rest of
 the first round, the second, a discard and two lone-defence answers)."""
@@ -465,10 +465,10 @@ def _run(setup: _Setup, seed: int, first: int, count: int) -> tuple[np.ndarray, 
     now = np.zeros((count, 4), np.int64)
     deal = np.zeros((count, 6), np.int64)
     later = np.zeros((count, nc), np.int64)
-    pts = np.zeros((count, nc, MAX_CHOICES, SIDES), np.int64)
+    pts = np.zeros((count, nc, MAX_CHOICES, SIDES), np.int16)  # (small: 6,000 deals of 11 choices)
     nb = np.zeros((count, nc), np.int64)
-    bcodes = np.zeros((count, nc, MAX_CHOICES), np.int64)
-    suffix = np.zeros((count, nc, MAX_SUFFIX), np.int64)
+    bcodes = np.zeros((count, nc, MAX_CHOICES), np.int16)
+    suffix = np.zeros((count, nc, MAX_SUFFIX), np.int16)
     nsuffix = np.zeros((count, nc), np.int64)
     lhand = np.zeros((count, nc), np.int64)
     tt_key, tt_gen, tt_lo, tt_hi = tables.tt
@@ -549,7 +549,7 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
     # Each side's points as one code, and each code's (points, utility) worked out once.
     codes = np.zeros(pts.shape[:3], dtype=np.int64)
     for x in range(sides):
-        codes |= (pts[:, :, :, x] + 32) << (8 * x)
+        codes |= (pts[:, :, :, x].astype(np.int64) + 32) << (8 * x)
     probe = cast(State, SimpleNamespace(rules=view.rules))
 
     def points(code: int) -> tuple[int, ...]:
