@@ -11,7 +11,8 @@ distribution of ``|points(seed 1) - points(seed 2)|`` over every action of every
 phase and in all, the 95th percentile with a 95% confidence interval (bootstrap over positions:
 the goal is met only if the interval's upper end is within it); how often the best choice differs
 between the two seeds, and how often it differs although the first hint did not call the two about
-even; and the time per hint (median and 95th percentile; each worker process is one core, and a
+even; and the time per hint (median and 95th percentile, wall clock and the process's CPU time,
+which another job's load on the machine does not inflate; each worker process is one core, and a
 bid hint's compiled samples run on ``--threads`` threads of it, one by default). The named
 baseline, measured in the same run on the same positions, is the expert level's own budget
 (``SearchBot`` defaults: 200 deals a card, 64 a bid).
@@ -79,20 +80,20 @@ def positions(count: int, seed: int, phases: tuple[str, ...] = PHASES) -> list[P
     return [v for p in phases for v in got[p]]
 
 
-def _measure(task: tuple[PlayerView, int, int, bool, int]) -> tuple[str, list[float], bool, bool, float]:
+def _measure(task: tuple[PlayerView, int, int, bool, int]) -> tuple[str, list[float], bool, bool, float, float]:
     """One position: (phase, |move| per action, best differs, best differs where not called even,
-    seconds per hint)."""
+    seconds per hint, CPU seconds per hint)."""
     view, samples, bid_samples, control, threads = task
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     one = hint(view, samples=samples, bid_samples=bid_samples, control=control, threads=threads)
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control,
                threads=threads)
     pts = {h.action: h.points for h in two}
     moves = [abs(h.points - pts[h.action]) for h in one]
     flip = one[0].action != two[0].action
     surprising = flip and not next(h for h in one if h.action == two[0].action).about_even
-    return phase_of(view), moves, flip, surprising, dt
+    return phase_of(view), moves, flip, surprising, dt, cpu
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -124,13 +125,15 @@ def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, labe
     p95 = pct(every, 0.95)
     lo, hi = p95_interval([r[1] for r in rows])
     times = [r[4] for r in rows]
+    cpus = [r[5] for r in rows]
     print(f"{label}: {samples} deals a card, {bid_samples} a bid, control variate {'on' if control else 'off'}; "
           f"{len(views)} positions, {len(every)} actions ({time.perf_counter() - t0:.0f} s)")
     print(f"  |move| of an action's points between two seeds: median {statistics.median(every):.3f}, "
           f"95th percentile {p95:.3f} (95% interval {lo:.3f}-{hi:.3f}), max {max(every):.3f}   "
           f"goal <= {GOAL}: {'met' if hi <= GOAL else 'NOT met'}")
     print(f"  time a hint: median {statistics.median(times):.2f} s, 95th percentile {pct(times, 0.95):.2f} s, "
-          f"max {max(times):.2f} s")
+          f"max {max(times):.2f} s; CPU a hint: median {statistics.median(cpus):.2f} s, "
+          f"95th percentile {pct(cpus, 0.95):.2f} s")
     for phase in PHASES:
         mine = [r for r in rows if r[0] == phase]
         if not mine:
@@ -138,9 +141,11 @@ def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, labe
         ms = [m for r in mine for m in r[1]]
         plo, phi = p95_interval([r[1] for r in mine])
         ts = [r[4] for r in mine]
+        cs = [r[5] for r in mine]
         print(f"    {phase:10s} {len(mine):4d} positions  p95 {pct(ms, 0.95):.3f} ({plo:.3f}-{phi:.3f})  "
               f"max {max(ms):.3f}  best differs {sum(r[2] for r in mine):3d}, of those not called even "
-              f"{sum(r[3] for r in mine):3d}  time median {statistics.median(ts):.2f} s, p95 {pct(ts, 0.95):.2f} s")
+              f"{sum(r[3] for r in mine):3d}  time median {statistics.median(ts):.2f} s, p95 {pct(ts, 0.95):.2f} s, "
+              f"CPU median {statistics.median(cs):.2f} s, p95 {pct(cs, 0.95):.2f} s")
     return p95
 
 
