@@ -15,9 +15,10 @@ A hint takes more deals than a computer player's decision (:data:`HINT_SAMPLES`,
 :data:`HINT_BID_SAMPLES`). A bid's deals (a discard's, a take's, a lone defence's: every decision
 before the play) are dealt and valued by compiled code (:mod:`euchre.fastbid`): each deal gets
 exactly the values the search bot's Python path (``SearchBot._values``) gives it, at about a
-fifth of the cost, so a bid hint affords 6,000 deals in about as long as 800 took; the deals
-are drawn by the compiled sampler from a seed the hint's seed gives, so the numbers differ from
-the Python path's for the same seed, from the same distribution. Where it does not cover the
+quarter of the cost (and the solver's search got cheaper), so a bid hint affords 6,000 deals in
+1.2 to 1.5 times what 800 took (about a second on one core); the deals are drawn by the compiled
+sampler from a seed the hint's seed gives, so the numbers differ from the Python path's for the
+same seed, from the same distribution. Where it does not cover the
 rules (the house rules' calls for best and offers, see :func:`euchre.fastbid.covered`) the
 Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
 
@@ -29,9 +30,9 @@ regressed on those features over the sampled deals and the part they explain (wh
 bowers, how the trumps split) is taken out; before the play, when every unseen card is
 exchangeable, the square of how many cards of each suit a seat holds (hypergeometric) too. The
 estimate is the same in expectation; at the same budget ``bench/hints.py`` measured the 95th
-percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md; with today's
-budgets see there too: issue 14's goal of 0.05). It is not used under
-the house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
+percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md), and with today's
+budgets at 0.036 (interval 0.034-0.041: issue 14's goal of 0.05 met). It is not used under the
+house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
 few deals (:data:`CONTROL_MIN`).
 """
 

@@ -197,3 +197,20 @@ def test_compiled_hints_repeat_under_a_slow_clock_and_any_thread_count(monkeypat
     for name in ("perf_counter", "monotonic", "time", "process_time"):
         monkeypatch.setattr(time, name, Slow())
     assert [hint(v, bid_samples=60) for v in views] == first
+
+
+def test_a_late_score_values_each_deal_as_the_python_path() -> None:
+    """Near the end of a game the search bot values a hand by the chance of winning it: the
+    compiled path's points go through the same utilities."""
+    bot = SearchBot(seed=6)
+    checked = 0
+    for seed in range(12):
+        game = Game(Rules(), seed=seed, scores=(7, 8))
+        view = game.view(game.to_act)
+        assert bot._score_matters(view)
+        legal = list(view.legal_actions)
+        got = fastbid.sample_values(bot, view, legal, 5, seed)
+        for values, deal in zip(got.values, got.deals, strict=True):
+            assert values == bot._values(fastbid.sample_state(view, deal), view.seat, legal, view)  # type: ignore[arg-type]
+            checked += 1
+    assert checked == 60
