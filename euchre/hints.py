@@ -55,7 +55,7 @@ from euchre.view import _HOUSE_PHASES, PlayerView
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
            "HINT_HOUSE_BID_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
 
-HINT_SAMPLES = 3600
+HINT_SAMPLES = 4800
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
 HINT_BID_SAMPLES = 6000
 """Sampled deals per bidding hint (each costs a whole-hand solve per choice), valued by the
@@ -71,7 +71,7 @@ LATE_TRICKS = 2
 LATE_FACTOR = 2
 """A card play after :data:`LATE_TRICKS` tricks takes this many times the card samples: its deals
 are solved three to four times faster, and the reading of the card play (which weighs the deals)
-leaves fewer of them effective (7,200 deals, as before the card budget went from 2,400 to 3,600)."""
+leaves fewer of them effective (9,600 deals)."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
