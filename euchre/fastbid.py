@@ -16,7 +16,7 @@ each deal, exactly the values ``SearchBot._values`` gives it (``tests/test_fastb
 them on many views and deals), so the numbers of a hint on the same deals do not change.
 
 What it costs (one core, the same positions, ``bench/README.md``): a bid hint's deal, sampling,
-valuing and the hint's regression together, took 0.94 ms in Python and takes 0.24 ms here. The
+valuing and the hint's regression together, took 0.90 ms in Python and takes 0.21 ms here. The
 rollouts and the deal are a sixth of that; the rest is the solver's search, which the same change
 made cheaper (followers try the card that takes the trick first, :mod:`euchre.solver`). Two
 things are saved besides: every solve of one deal with the same trump, makers and seats out
