@@ -45,7 +45,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from euchre import fastbid
 from euchre.actions import Action
 from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches
 from euchre.cards import effective_suit
@@ -242,6 +241,17 @@ def _features(view: PlayerView, hands: list[tuple[int, ...]]):  # -> numpy array
     return X[:, X.std(axis=0) > 1e-12]
 
 
+def _covered(view: PlayerView) -> bool:
+    """Whether the compiled bidding samples value this view (:func:`euchre.fastbid.covered`; never
+    a card play). :mod:`euchre.fastbid` loads numba and the batch engine, so it is imported only
+    by a hint before the play: ``import euchre`` stays light."""
+    if view.phase.name == "PLAY":
+        return False
+    from euchre import fastbid
+
+    return fastbid.covered(view)
+
+
 class _HintBot(SearchBot):
     """The search bot as a hint uses it: it keeps each sampled deal's hands and, with ``control``,
     corrects each action's points by the control variate (:func:`_features`)."""
@@ -258,7 +268,7 @@ class _HintBot(SearchBot):
                  actions: list[Action] | None = None) -> list[Evaluation]:
         self._hands = []
         if self.compiled and actions is not None and self.close_factor <= 1 and not self.infer_bids \
-                and fastbid.covered(view):
+                and _covered(view):
             return self._evaluate_compiled(view, self.bid_samples if samples is None else samples, actions)
         return super().evaluate(view, samples=samples, actions=actions)
 
@@ -267,6 +277,8 @@ class _HintBot(SearchBot):
         same values per deal, the deals drawn by the compiled sampler from a seed this bot's
         generator gives (so a function of the hint's seed). Every sample weighs 1 (the bidding is
         not read) and no choice is dropped (``actions`` given), as in the Python loop."""
+        from euchre import fastbid
+
         count = max(count, 1)
         got = fastbid.sample_values(self, view, actions, count, self._rng.getrandbits(64), threads=self.threads)
         acc = _Sums({a: [0.0, 0.0] for a in actions}, {})
@@ -367,7 +379,7 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
         bot.samples = samples * LATE_FACTOR
-    elif view.phase.name != "PLAY" and not fastbid.covered(view):
+    elif view.phase.name != "PLAY" and not _covered(view):
         bot.bid_samples = min(bid_samples, house_bid_samples)  # (the Python path: 1.5 ms a deal)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points

@@ -214,3 +214,14 @@ def test_a_late_score_values_each_deal_as_the_python_path() -> None:
             assert values == bot._values(fastbid.sample_state(view, deal), view.seat, legal, view)  # type: ignore[arg-type]
             checked += 1
     assert checked == 60
+
+
+def test_importing_euchre_does_not_load_the_compiled_code() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, euchre; print('numba' in sys.modules, 'euchre.fastbid' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.split() == ["False", "False"]
