@@ -11,12 +11,14 @@ distribution of ``|points(seed 1) - points(seed 2)|`` over every action of every
 phase and in all, the 95th percentile with a 95% confidence interval (bootstrap over positions:
 the goal is met only if the interval's upper end is within it); how often the best choice differs
 between the two seeds, and how often it differs although the first hint did not call the two about
-even; and the time per hint (median and 95th percentile; each worker process is one core). The
-named baseline, measured in the same run on the same positions, is the expert level's own budget
+even; and the time per hint (median and 95th percentile, wall clock and the process's CPU time,
+which another job's load on the machine does not inflate; each worker process is one core, and a
+bid hint's compiled samples run on ``--threads`` threads of it, one by default). The named
+baseline, measured in the same run on the same positions, is the expert level's own budget
 (``SearchBot`` defaults: 200 deals a card, 64 a bid).
 
     python bench/hints.py [--positions 200] [--seed 0] [--samples N] [--bid-samples N] [--jobs 2]
-                          [--no-baseline] [--no-control] [--phases BID1,BID2,...]
+                          [--threads 1] [--no-baseline] [--no-control] [--phases BID1,BID2,...]
 """
 
 from __future__ import annotations
@@ -78,19 +80,20 @@ def positions(count: int, seed: int, phases: tuple[str, ...] = PHASES) -> list[P
     return [v for p in phases for v in got[p]]
 
 
-def _measure(task: tuple[PlayerView, int, int, bool]) -> tuple[str, list[float], bool, bool, float]:
+def _measure(task: tuple[PlayerView, int, int, bool, int]) -> tuple[str, list[float], bool, bool, float, float]:
     """One position: (phase, |move| per action, best differs, best differs where not called even,
-    seconds per hint)."""
-    view, samples, bid_samples, control = task
-    t0 = time.perf_counter()
-    one = hint(view, samples=samples, bid_samples=bid_samples, control=control)
-    dt = time.perf_counter() - t0
-    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control)
+    seconds per hint, CPU seconds per hint)."""
+    view, samples, bid_samples, control, threads = task
+    t0, c0 = time.perf_counter(), time.process_time()
+    one = hint(view, samples=samples, bid_samples=bid_samples, control=control, threads=threads)
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    two = hint(view, seed=position_seed(view) ^ 0x5EED, samples=samples, bid_samples=bid_samples, control=control,
+               threads=threads)
     pts = {h.action: h.points for h in two}
     moves = [abs(h.points - pts[h.action]) for h in one]
     flip = one[0].action != two[0].action
     surprising = flip and not next(h for h in one if h.action == two[0].action).about_even
-    return phase_of(view), moves, flip, surprising, dt
+    return phase_of(view), moves, flip, surprising, dt, cpu
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -109,9 +112,9 @@ def p95_interval(rows: list[list[float]], reps: int = 2000, seed: int = 0) -> tu
 
 
 def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, label: str,
-        control: bool = True) -> float:
+        control: bool = True, threads: int = 1) -> float:
     """Measure and print one budget; returns the overall 95th percentile."""
-    tasks = [(v, samples, bid_samples, control) for v in views]
+    tasks = [(v, samples, bid_samples, control, threads) for v in views]
     t0 = time.perf_counter()
     if jobs > 1:
         with get_context().Pool(jobs) as pool:
@@ -122,13 +125,15 @@ def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, labe
     p95 = pct(every, 0.95)
     lo, hi = p95_interval([r[1] for r in rows])
     times = [r[4] for r in rows]
+    cpus = [r[5] for r in rows]
     print(f"{label}: {samples} deals a card, {bid_samples} a bid, control variate {'on' if control else 'off'}; "
           f"{len(views)} positions, {len(every)} actions ({time.perf_counter() - t0:.0f} s)")
     print(f"  |move| of an action's points between two seeds: median {statistics.median(every):.3f}, "
           f"95th percentile {p95:.3f} (95% interval {lo:.3f}-{hi:.3f}), max {max(every):.3f}   "
           f"goal <= {GOAL}: {'met' if hi <= GOAL else 'NOT met'}")
     print(f"  time a hint: median {statistics.median(times):.2f} s, 95th percentile {pct(times, 0.95):.2f} s, "
-          f"max {max(times):.2f} s")
+          f"max {max(times):.2f} s; CPU a hint: median {statistics.median(cpus):.2f} s, "
+          f"95th percentile {pct(cpus, 0.95):.2f} s")
     for phase in PHASES:
         mine = [r for r in rows if r[0] == phase]
         if not mine:
@@ -136,9 +141,11 @@ def run(views: list[PlayerView], samples: int, bid_samples: int, jobs: int, labe
         ms = [m for r in mine for m in r[1]]
         plo, phi = p95_interval([r[1] for r in mine])
         ts = [r[4] for r in mine]
+        cs = [r[5] for r in mine]
         print(f"    {phase:10s} {len(mine):4d} positions  p95 {pct(ms, 0.95):.3f} ({plo:.3f}-{phi:.3f})  "
               f"max {max(ms):.3f}  best differs {sum(r[2] for r in mine):3d}, of those not called even "
-              f"{sum(r[3] for r in mine):3d}  time median {statistics.median(ts):.2f} s, p95 {pct(ts, 0.95):.2f} s")
+              f"{sum(r[3] for r in mine):3d}  time median {statistics.median(ts):.2f} s, p95 {pct(ts, 0.95):.2f} s, "
+              f"CPU median {statistics.median(cs):.2f} s, p95 {pct(cs, 0.95):.2f} s")
     return p95
 
 
@@ -149,18 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--samples", type=int, default=HINT_SAMPLES)
     p.add_argument("--bid-samples", type=int, default=HINT_BID_SAMPLES)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads a bid hint's compiled samples are split among (1: the time is one core's)")
     p.add_argument("--no-baseline", action="store_true", help="skip the expert-budget baseline")
     p.add_argument("--no-control", action="store_true", help="the hint without its control variate")
     p.add_argument("--phases", default=",".join(PHASES), help="comma-separated phases to draw positions from")
     a = p.parse_args(argv)
-    if a.positions < 1 or a.samples < 1 or a.bid_samples < 1 or a.jobs < 1:
-        p.error("--positions, --samples, --bid-samples and --jobs must be at least 1")
+    if a.positions < 1 or a.samples < 1 or a.bid_samples < 1 or a.jobs < 1 or a.threads < 1:
+        p.error("--positions, --samples, --bid-samples, --jobs and --threads must be at least 1")
     phases = tuple(x for x in a.phases.split(",") if x)
     if not phases or any(x not in PHASES for x in phases):
         p.error(f"--phases: a comma-separated subset of {','.join(PHASES)}")
     views = positions(a.positions, a.seed, phases)
     base = None if a.no_baseline else run(views, 200, 64, a.jobs, "baseline (the expert's budget)", False)
-    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint", not a.no_control)
+    p95 = run(views, a.samples, a.bid_samples, a.jobs, "hint", not a.no_control, a.threads)
     if base is not None:
         print(f"  hint p95 / baseline p95: {p95 / base:.2f}")
     return 0

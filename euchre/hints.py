@@ -12,7 +12,17 @@ difference to the best is inside the uncertainty is flagged ``about_even`` rathe
 it were worse. ``bench/hints.py`` measures how far another seed moves a hint's numbers.
 
 A hint takes more deals than a computer player's decision (:data:`HINT_SAMPLES`,
-:data:`HINT_BID_SAMPLES`) and removes part of their noise with a control variate (``control``):
+:data:`HINT_BID_SAMPLES`). A bid's deals (a discard's, a take's, a lone defence's: every decision
+before the play) are dealt and valued by compiled code (:mod:`euchre.fastbid`): each deal gets
+exactly the values the search bot's Python path (``SearchBot._values``) gives it, at about a
+quarter of the cost (and the solver's search got cheaper), so a bid hint affords 6,000 deals in
+1.2 to 1.5 times what 800 took (about a second on one core); the deals are drawn by the compiled
+sampler from a seed the hint's seed gives, so the numbers differ from the Python path's for the
+same seed, from the same distribution. Where it does not cover the
+rules (the house rules' calls for best and offers, see :func:`euchre.fastbid.covered`) the
+Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
+
+A hint removes part of the sampling noise with a control variate (``control``):
 where each unseen card lies. Cards the seat cannot tell apart (of one suit as trump makes suits,
 or every unseen card before any play) are exchangeable in the sampling, so "this seat holds this
 card" minus the share of its group the seat holds has mean zero exactly; each action's points are
@@ -20,8 +30,9 @@ regressed on those features over the sampled deals and the part they explain (wh
 bowers, how the trumps split) is taken out; before the play, when every unseen card is
 exchangeable, the square of how many cards of each suit a seat holds (hypergeometric) too. The
 estimate is the same in expectation; at the same budget ``bench/hints.py`` measured the 95th
-percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md). It is not used under
-the house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
+percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md), and with today's
+budgets at 0.036 (interval 0.034-0.041: issue 14's goal of 0.05 met). It is not used under the
+house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
 few deals (:data:`CONTROL_MIN`).
 """
 
@@ -29,29 +40,37 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later, searches
+from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches
 from euchre.cards import effective_suit
 from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
-           "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
+           "HINT_HOUSE_BID_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
 
-HINT_SAMPLES = 2400
+HINT_SAMPLES = 4800
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
-HINT_BID_SAMPLES = 800
-"""Sampled deals per bidding hint (each costs a whole-hand solve per choice)."""
+HINT_BID_SAMPLES = 6000
+"""Sampled deals per bidding hint (each costs a whole-hand solve per choice), valued by the
+compiled samples (:mod:`euchre.fastbid`: about 0.2 ms a deal on one core)."""
+HINT_HOUSE_BID_SAMPLES = 800
+"""At most this many sampled deals per bidding hint that :mod:`euchre.fastbid` does not cover
+(the house rules: call for best, the offers, the farmer's hand): those deals are valued in
+Python, about 1.5 ms each."""
 HINT_AUCTION_SAMPLES = 200
 """Sampled deals per hint in the auction games' bidding (Hasenpfeffer: a bid's rollouts end in up
 to four namings of trump, each a six-card solve; a few seconds a hint)."""
 LATE_TRICKS = 2
-LATE_FACTOR = 3
+LATE_FACTOR = 2
 """A card play after :data:`LATE_TRICKS` tricks takes this many times the card samples: its deals
 are solved three to four times faster, and the reading of the card play (which weighs the deals)
-leaves fewer of them effective."""
+leaves fewer of them effective (9,600 deals)."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -110,6 +129,62 @@ def searchable(view: PlayerView) -> bool:
     return searches(view)
 
 
+_BLAS: tuple[object, object] | None | bool = False
+"""OpenBLAS's (get, set) number of threads, found once (``None``: not found)."""
+_BLAS_LOCK = threading.Lock()
+_BLAS_USERS = [0, 1]
+"""Regressions running now, and the thread count to restore when none is."""
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """Run the control variate's linear algebra on one BLAS thread. Its matrices are small (some
+    100 features) and OpenBLAS's threads, woken for each product, wait for cores that the search
+    and other processes hold: on two busy cores ``eigh`` of a 100 x 100 matrix took 0.2 s instead
+    of 0.5 ms, and ``A.T @ A`` over 4,000 deals 0.13 s instead of 2 ms (a quarter of a hint). The
+    count is set back afterwards. NumPy's own OpenBLAS is looked up by its exported names; where it
+    is not found (another BLAS), nothing changes."""
+    global _BLAS
+    if _BLAS is False:
+        _BLAS = None
+        try:
+            import ctypes
+            import glob
+            import os
+
+            import numpy as np
+
+            libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
+            for path in sorted(glob.glob(os.path.join(libs, "*openblas*"))):
+                lib = ctypes.CDLL(path)
+                for getter, setter in (("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
+                                       ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
+                                       ("openblas_get_num_threads", "openblas_set_num_threads")):
+                    if hasattr(lib, getter) and hasattr(lib, setter):
+                        _BLAS = (getattr(lib, getter), getattr(lib, setter))
+                        break
+                if _BLAS is not None:
+                    break
+        except OSError:
+            _BLAS = None
+    if not isinstance(_BLAS, tuple):
+        yield
+        return
+    get, put = _BLAS
+    with _BLAS_LOCK:  # (hints in several threads: the first in saves the count, the last out restores it)
+        if _BLAS_USERS[0] == 0:
+            _BLAS_USERS[1] = int(get())  # type: ignore[operator]
+            put(1)  # type: ignore[operator]
+        _BLAS_USERS[0] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_USERS[0] -= 1
+            if _BLAS_USERS[0] == 0:
+                put(_BLAS_USERS[1])  # type: ignore[operator]
+
+
 CONTROL_MIN = 8
 """The control variate is used only with at least this many sampled deals per feature."""
 
@@ -166,24 +241,61 @@ def _features(view: PlayerView, hands: list[tuple[int, ...]]):  # -> numpy array
     return X[:, X.std(axis=0) > 1e-12]
 
 
+def _covered(view: PlayerView) -> bool:
+    """Whether the compiled bidding samples value this view (:func:`euchre.fastbid.covered`; never
+    a card play). :mod:`euchre.fastbid` loads numba and the batch engine, so it is imported only
+    by a hint before the play: ``import euchre`` stays light."""
+    if view.phase.name == "PLAY":
+        return False
+    from euchre import fastbid
+
+    return fastbid.covered(view)
+
+
 class _HintBot(SearchBot):
     """The search bot as a hint uses it: it keeps each sampled deal's hands and, with ``control``,
     corrects each action's points by the control variate (:func:`_features`)."""
 
-    def __init__(self, *args: object, control: bool = True, **kw: object) -> None:
+    def __init__(self, *args: object, control: bool = True, compiled: bool = True, threads: int = 1,
+                 **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self.control = control
+        self.compiled = compiled
+        self.threads = threads
         self._hands: list[tuple[int, ...]] = []
 
-    def evaluate(self, view: PlayerView, **kw: object) -> list[Evaluation]:  # type: ignore[override]
+    def evaluate(self, view: PlayerView, *, samples: int | None = None,
+                 actions: list[Action] | None = None) -> list[Evaluation]:
         self._hands = []
-        return super().evaluate(view, **kw)  # type: ignore[arg-type]
+        if self.compiled and actions is not None and self.close_factor <= 1 and not self.infer_bids \
+                and _covered(view):
+            return self._evaluate_compiled(view, self.bid_samples if samples is None else samples, actions)
+        return super().evaluate(view, samples=samples, actions=actions)
+
+    def _evaluate_compiled(self, view: PlayerView, count: int, actions: list[Action]) -> list[Evaluation]:
+        """:meth:`SearchBot.evaluate` of a bid on the compiled samples (:mod:`euchre.fastbid`): the
+        same values per deal, the deals drawn by the compiled sampler from a seed this bot's
+        generator gives (so a function of the hint's seed). Every sample weighs 1 (the bidding is
+        not read) and no choice is dropped (``actions`` given), as in the Python loop."""
+        from euchre import fastbid
+
+        count = max(count, 1)
+        got = fastbid.sample_values(self, view, actions, count, self._rng.getrandbits(64), threads=self.threads)
+        acc = _Sums({a: [0.0, 0.0] for a in actions}, {})
+        for values in got.values:
+            acc.add(values, 1.0)
+        self._hands = got.hands
+        return self._finish(acc, list(actions), view)
 
     def _values(self, sample, seat, actions, view):  # type: ignore[no-untyped-def]
         self._hands.append(tuple(sample.hands))
         return super()._values(sample, seat, actions, view)
 
     def _finish(self, acc, candidates, view):  # type: ignore[no-untyped-def]
+        with _one_blas_thread():
+            return self._finish_controlled(acc, candidates, view)
+
+    def _finish_controlled(self, acc, candidates, view):  # type: ignore[no-untyped-def]
         plain = super()._finish(acc, candidates, view)
         if not self.control or not _controllable(view) or len(self._hands) != acc.count:
             return plain
@@ -241,12 +353,16 @@ class _HintBot(SearchBot):
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None,
-         control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES) -> list[Hint]:
+         control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES, threads: int = 1,
+         house_bid_samples: int = HINT_HOUSE_BID_SAMPLES) -> list[Hint]:
     """Every legal action of the seat to act (or only ``actions``) with its expected points, best
     first; ``seed`` defaults to :func:`position_seed`. ``samples`` and ``bid_samples`` set the
     budget (sampled deals per card play, :data:`LATE_FACTOR` times as many late in the hand, and
-    per bid; ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
-    the control variate (see the module docstring). Raises ``ValueError`` for a view whose seat is not to act."""
+    per bid, but at most ``house_bid_samples`` per bid that :mod:`euchre.fastbid` does not cover;
+    ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
+    the control variate (see the module docstring); ``threads``: the threads a bid's compiled
+    samples are split among (:mod:`euchre.fastbid`; the hint is the same for any number). Raises
+    ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
     if not searchable(view):
@@ -259,10 +375,12 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
-                   auction_samples=auction_samples)
+                   auction_samples=auction_samples, threads=threads)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
         bot.samples = samples * LATE_FACTOR
+    elif view.phase.name != "PLAY" and not _covered(view):
+        bot.bid_samples = min(bid_samples, house_bid_samples)  # (the Python path: 1.5 ms a deal)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points
     return [Hint(e.action, e.points, e.stderr, best - e.points, e.stderr_vs_best, e.samples) for e in evals]

@@ -150,6 +150,30 @@ _NORD = np.array([len(_cards(t)) for t in range(_ROWS)], dtype=np.int64)
 """How many entries of ``_ORDER[trump]`` are cards: 33 for the Euchre games, 52 for Napoleon, 56
 for the double deck's local ids (24 of them unused: the 7s and 8s)."""
 
+def _segments(t: int) -> list[tuple[int, int, int]]:
+    """The runs of ``_ORDER[t]`` by the suit their cards follow: (suit, first index, end index)."""
+    out: list[tuple[int, int, int]] = []
+    for i in range(int(_NORD[t])):
+        suit = int(_EFF[t, _ORDER[t, i]])
+        if out and out[-1][0] == suit:
+            out[-1] = (suit, out[-1][1], i + 1)
+        else:
+            out.append((suit, i, i + 1))
+    return out
+
+
+_NSEG = np.array([len(_segments(t)) for t in range(_ROWS)], dtype=np.int64)
+_SEG = np.zeros((_ROWS, int(_NSEG.max()), 3), dtype=np.int64)
+"""_SEG[trump, g]: the g-th run of ``_ORDER[trump]`` by suit (suit, first index, end index); there
+are ``_NSEG[trump]`` of them."""
+for _t in range(_ROWS):
+    for _g, _run in enumerate(_segments(_t)):
+        _SEG[_t, _g] = _run
+
+_LOW67 = np.zeros(67, dtype=np.int64)
+for _k in range(63):
+    _LOW67[(1 << _k) % 67] = _k
+
 MAX_SEATS = 7
 """The most seats the solver plays (Napoleon's seven; the Euchre games have at most four)."""
 MAX_HAND = 6
@@ -164,10 +188,10 @@ table never grows: a full slot is overwritten."""
 
 @njit(cache=True, nogil=True)
 def _lowbit_index(x: int) -> int:
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    """The index of the lowest set bit of ``x`` (below 2**63): 2 is a primitive root modulo 67, so
+    the 66 powers of two have distinct remainders (a table look-up instead of a loop of up to 56
+    shifts, run for every seat at every last trick)."""
+    return _LOW67[(x & -x) % 67]
 
 
 @njit(cache=True, nogil=True)
@@ -195,6 +219,46 @@ _FIELDS = _SAVED + 2 * MAX_SEATS
 
 
 @njit(cache=True, nogil=True)
+def _follow_key(c: int, t: int, led: int, best: int, ours: bool) -> int:
+    """Sort key of a follower's card (:func:`_order_follow`): the cards that take the trick so far,
+    lowest first, before the others, lowest first (only the others when the trick is its side's)."""
+    pw = _POW[t, c]
+    if not ours:
+        e = _EFF[t, c]
+        if (e == t or e == led) and pw > best:
+            return pw
+    return 1000 + pw
+
+
+@njit(cache=True, nogil=True)
+def _order_follow(buf: np.ndarray, p: int, n: int, t: int, tcards: np.ndarray, tseats: np.ndarray, nt: int,
+                  maker: np.ndarray, seat: int) -> None:
+    """Order the ``n`` moves of a seat that does not lead (``buf[p]``) as a player tries them: with
+    the trick its side's so far, lowest first; else the lowest card that takes it, then the others
+    lowest first. Only the order of the moves changes, so the values do not: alpha-beta cuts
+    sooner when a move that holds the bound comes first (measured on the bidding hint's solves:
+    about 40% fewer nodes)."""
+    led = _EFF[t, tcards[0]]
+    best = -1
+    w = tseats[0]
+    for j in range(nt):
+        c = tcards[j]
+        e = _EFF[t, c]
+        if (e == t or e == led) and _POW[t, c] > best:
+            best = _POW[t, c]
+            w = tseats[j]
+    ours = maker[MAX_SEATS + w] == maker[MAX_SEATS + seat]
+    for i in range(1, n):  # (insertion sort: a handful of moves)
+        c = buf[p, i]
+        k = _follow_key(c, t, led, best, ours)
+        j = i - 1
+        while j >= 0 and _follow_key(buf[p, j], t, led, best, ours) > k:
+            buf[p, j + 1] = buf[p, j]
+            j -= 1
+        buf[p, j + 1] = c
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _enter(fr: np.ndarray, p: int, hands: np.ndarray, held: int, t: int, maker: np.ndarray,
            nactive: int, nxt: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, nt: int, seat: int,
            left: int, alpha: int, beta: int, tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray,
@@ -223,7 +287,7 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, held: int, t: int, maker: 
         # The cards held fix who holds what within one deal; the leader's seat takes the three
         # low bits (the cards, Napoleon's up to id 52, sit above them).
         key = (held << 3) | seat | (1 << 60)
-        h = ((key * 0x4F1BBCDCBFA53E0B) >> 30) & ((1 << _TT_BITS) - 1)
+        h = ((key * 0x4F1BBCDCBFA53E0B) >> 30) & (tt_key.shape[0] - 1)  # (a table of 2**k entries)
         fr[p, _KEY] = key
         fr[p, _H] = h
         if tt_key[h] == key and tt_gen[h] == gen:
@@ -247,29 +311,42 @@ def _enter(fr: np.ndarray, p: int, hands: np.ndarray, held: int, t: int, maker: 
         if f:
             moves = f
     n = 0
-    last_suit = -1
-    last_mine = False
     double = t >= DOUBLE
-    for i in range(_NORD[t]):
-        c = _ORDER[t, i]
-        bit = 1 << c
-        if not alive & bit:
+    for g in range(_NSEG[t]):
+        # One suit at a time, and only the suits the seat may play (the equivalence of two cards
+        # looks within a suit, so the others add no move): a follower scans its suit alone.
+        if not moves & _FOL[t, _SEG[t, g, 0]]:
             continue
-        s = _EFF[t, c]
-        if s != last_suit:
-            last_suit = s
-            last_mine = False
-        if moves & bit:
-            tied = False  # the double deck: the other copy of this card is another seat's
-            if double:
-                q = _PAIR[t, c]
-                tied = q >= 0 and (alive >> q) & 1 == 1 and (moves >> q) & 1 == 0
-            if not last_mine or tied:
-                buf[p, n] = c
-                n += 1
-            last_mine = not tied
-        else:
-            last_mine = False
+        last_mine = False
+        for i in range(_SEG[t, g, 1], _SEG[t, g, 2]):
+            c = _ORDER[t, i]
+            bit = 1 << c
+            if not alive & bit:
+                continue
+            if moves & bit:
+                tied = False  # the double deck: the other copy of this card is another seat's
+                if double:
+                    q = _PAIR[t, c]
+                    tied = q >= 0 and (alive >> q) & 1 == 1 and (moves >> q) & 1 == 0
+                if not last_mine or tied:
+                    buf[p, n] = c
+                    n += 1
+                last_mine = not tied
+            else:
+                last_mine = False
+    if nt > 0 and n > 1:
+        _order_follow(buf, p, n, t, tcards, tseats, nt, maker, seat)
+    elif n > 1:
+        # A leader tries its strongest cards first, whatever their suit (4% fewer nodes than suit
+        # by suit on the bidding hint's solves; trumps first or weakest first did worse).
+        for i in range(1, n):
+            c = buf[p, i]
+            k = _POW[t, c]
+            j = i - 1
+            while j >= 0 and _POW[t, buf[p, j]] < k:
+                buf[p, j + 1] = buf[p, j]
+                j -= 1
+            buf[p, j + 1] = c
     fr[p, _SEAT] = seat
     fr[p, _NT] = nt
     fr[p, _LEFT] = left

@@ -1,0 +1,582 @@
+"""The bidding hint's sampled deals, compiled: what :meth:`SearchBot._values` gives each deal of a bid.
+
+A bid, the dealer's discard or another decision before the play (a two-handed take, the Joker's
+naming of trump, a lone defence) is valued by the search bot (:mod:`euchre.bots.search`) on
+sampled deals: on each, every choice is pushed, the rest of the bidding is played by the heuristic
+player, and the hand is solved from the first lead; where the rollout reaches another bidding
+decision of the seat's own, every choice there is valued and grouped (:class:`~euchre.bots.search._Later`).
+In Python about 40% of a sample's cost went to the engine's states and views, the heuristic's
+decisions on them and the solver's set-up; here the same work is one call of numba-compiled code
+for a batch of samples, built from parts that are tested on their own: the
+compiled rules and heuristic player of :mod:`euchre.batch` (``_legal``, ``_apply``,
+``_heuristic``, checked decision for decision against :class:`~euchre.bots.heuristic.HeuristicBot`)
+and the solver's search (:func:`euchre.solver._search`, asked the null-window questions of
+:meth:`~euchre.solver.Solver.outcome` over the same thresholds). :func:`sample_values` returns, for
+each deal, exactly the values ``SearchBot._values`` gives it (``tests/test_fastbid.py`` compares
+them on many views and deals), so the numbers of a hint on the same deals do not change.
+
+What it costs (one core, the same positions, ``bench/README.md``): a bid hint's deal, sampling,
+valuing and the hint's regression together, took 0.90 ms in Python and takes 0.21 ms here. The
+rollouts and the deal are a sixth of that; the rest is the solver's search, which the same change
+made cheaper (followers try the card that takes the trick first, :mod:`euchre.solver`). Two
+things are saved besides: every solve of one deal with the same trump, makers and seats out
+shares a generation of the transposition table (see :func:`_outcome`), and a position a second
+choice's rollout reaches again (the partner ordering what the seat would order) is not solved
+twice.
+
+The deals are drawn here too, with the batch engine's generator (SplitMix64, one per sample,
+seeded from the caller's seed and the sample's number: a batch is the same whatever its size and
+however it is split among threads): the unseen cards dealt uniformly, as
+:meth:`~euchre.view.PlayerView.resample` deals them before any play (no void is known then). The
+numbers for one seed differ from the Python path's, which draws from ``random.Random``; the
+sampler is the same.
+
+The code is compiled on first use and cached on disk (numba's ``cache=True``, as the batch engine
+and the solver are): the first bid hint on a machine compiles it with the parts of the batch
+engine it calls (the heuristic port is the larger part), measured at two minutes on two cores
+busy with other work (the solver alone: 16 s there); a new process then loads it from the cache
+in about 2 s, once.
+
+Covered (:func:`covered`): the Euchre games with an up card and five-card hands, two to four
+players, every deck (the Joker included), going alone, stick the dealer, Canadian loner, defend
+alone, the loner's lead, no trump and low, every point value; the phases BID1, BID2, DISCARD,
+TAKE, JOKER and DEFEND. Not covered, and valued by the Python path as before: call for best,
+ace-no-face and the farmer's hand (their samples weigh hidden choices), the sister games, a
+card play, and a lone defence where the dealer may have buried the up card unseen (its sampling
+rejects deals).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, NamedTuple, cast
+
+import numpy as np
+from numba import njit
+
+from euchre.actions import ACTIONS, DISCARD_ACTIONS, Action
+from euchre.batch import (
+    _A_DISCARD,
+    _DISCARD,
+    _F_DEAL,
+    _F_DEALER,
+    _F_HANDS,
+    _F_LEADER,
+    _F_MAKER,
+    _F_N,
+    _F_OUT,
+    _F_PHASE,
+    _F_POINTS,
+    _F_STOCK,
+    _F_TO_ACT,
+    _F_TRUMP,
+    _F_UP,
+    _F_WON,
+    _FIELDS,
+    _OVER,
+    _PLAY,
+    _R_N,
+    _apply,
+    _below,
+    _heuristic,
+    _heuristic_row,
+    _legal,
+    _rules_row,
+    _score,
+    _seed_hand,
+    _setup,
+    _side,
+)
+from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask
+from euchre.rules import HAND_SIZE
+from euchre.solver import _FIELDS as _SOLVER_FIELDS
+from euchre.solver import _MAX_PLY, MAX_SEATS, _search
+from euchre.state import Phase, State
+from euchre.view import PlayerView, mask_of
+
+if TYPE_CHECKING:
+    from euchre.bots.search import SearchBot, _Later
+
+__all__ = ["covered", "sample_values", "sample_state", "Samples", "PHASES"]
+
+PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
+"""The decisions before the play that the compiled path values."""
+MAX_CHOICES = 12
+"""Room for the choices of one decision (at most 11 before the play: round 2's pass, three calls,
+three loners, no trump and low with their loners; a discard has six)."""
+MAX_SUFFIX = 24
+"""Room for the actions of a rollout up to the seat's own later decision (at most 13: the rest of
+the first round, the second, a discard and two lone-defence answers)."""
+SIDES = 4
+
+
+def covered(view: PlayerView) -> bool:
+    """Whether :func:`sample_values` values this view's decision (see the module docstring)."""
+    r = view.rules
+    if (r.sister_game is not None or r.double_deck or not r.has_up_card or r.hand_size != HAND_SIZE
+            or r.call_for_best or r.ace_no_face or r.farmers_hand):
+        return False
+    if view.phase not in PHASES or view.seat is None or view.up_card is None:
+        return False
+    if view.gifts or view.misdeal >= 0 or view.farmer >= 0 or view.tricks or view.trick:
+        return False
+    # A lone defence after a discard this seat did not see, where the dealer may bury the up card:
+    # the up card is then in the dealer's hand or buried, which the Python sampling rejects for.
+    return not (view.up_card_taken and view.seat != view.dealer and view.dealer_discarded
+                and r.dealer_may_discard_up_card)
+
+
+# --- the compiled samples ----------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _points_for(S: np.ndarray, R: np.ndarray, taken: int, out: np.ndarray) -> None:
+    """The points per side (into ``out``) if the makers end with ``taken`` tricks
+    (``State.score_for``, through the batch engine's scoring of a finished hand)."""
+    for s in range(4):
+        S[_F_WON + s] = 0
+    S[_F_WON + S[_F_MAKER]] = taken
+    saved_phase = S[_F_PHASE]
+    saved_to_act = S[_F_TO_ACT]
+    _score(S, R)
+    for s in range(SIDES):
+        out[s] = S[_F_POINTS + s]
+        S[_F_POINTS + s] = 0
+    for s in range(4):
+        S[_F_WON + s] = 0
+    S[_F_PHASE] = saved_phase
+    S[_F_TO_ACT] = saved_to_act
+
+
+@njit(cache=True, nogil=True)
+def _outcome(S: np.ndarray, R: np.ndarray, out: np.ndarray, hands: np.ndarray, nxt: np.ndarray,
+             maker: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, tt_key: np.ndarray, tt_gen: np.ndarray,
+             tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray, buf: np.ndarray, fr: np.ndarray,
+             table: np.ndarray, groups: np.ndarray, memo: np.ndarray) -> None:
+    """The points per side (into ``out``) of a hand at its first lead under best play:
+    ``State.score_for(Solver.outcome(state))``, the same null-window questions over the same
+    thresholds (:func:`euchre.solver.thresholds`), in a new generation of the table."""
+    n = S[_F_N]
+    ms = _side(n, S[_F_MAKER])
+    first = -1
+    prev = -1
+    nactive = 0
+    for s in range(MAX_SEATS):
+        hands[s] = 0
+        nxt[s] = 0
+        maker[s] = 0
+        maker[MAX_SEATS + s] = 0
+    for s in range(n):
+        if S[_F_OUT] >> s & 1:
+            continue
+        hands[s] = S[_F_HANDS + s]
+        if first < 0:
+            first = s
+        else:
+            nxt[prev] = s
+        prev = s
+        nactive += 1
+    nxt[prev] = first
+    for s in range(n):
+        m = 1 if _side(n, s) == ms else 0
+        maker[s] = m
+        maker[MAX_SEATS + s] = m
+    # The points of every trick count 0-5, and the counts where they change (the thresholds).
+    for k in range(HAND_SIZE + 1):
+        _points_for(S, R, k, table[k])
+    ts = np.empty(HAND_SIZE, np.int64)
+    nts = 0
+    for k in range(1, HAND_SIZE + 1):
+        for s in range(SIDES):
+            if table[k, s] != table[k - 1, s]:
+                ts[nts] = k
+                nts += 1
+                break
+    t = S[_F_TRUMP]
+    lead = S[_F_LEADER]
+    out_mask = S[_F_OUT]
+    tsmask = 0
+    for j in range(nts):
+        tsmask |= 1 << ts[j]
+    # The same position solved earlier on this deal (another choice's rollout reached it: the
+    # partner ordering what the seat would have ordered, a call made now or in round 2).
+    for e in range(gen[2]):
+        if (memo[e, 0] == t and memo[e, 1] == ms and memo[e, 2] == out_mask and memo[e, 3] == lead
+                and memo[e, 4] == tsmask and memo[e, 5] == hands[0] and memo[e, 6] == hands[1]
+                and memo[e, 7] == hands[2] and memo[e, 8] == hands[3]):
+            k = memo[e, 9]
+            for s in range(SIDES):
+                out[s] = table[k, s]
+            return
+    # One generation of the table for every solve of this deal with the same trump, makers and
+    # seats out: a card held is then always held by the same seat, so the cards held and the
+    # leader still fix the position, and what one solve stored is true in the others (the
+    # solver's own null-window questions share a generation the same way).
+    g = -1
+    for e in range(gen[1]):
+        if groups[e, 0] == t and groups[e, 1] == ms and groups[e, 2] == out_mask:
+            g = groups[e, 3]
+            break
+    if g < 0:
+        gen[0] += 1
+        g = gen[0]
+        e = gen[1]
+        if e < groups.shape[0]:
+            groups[e, 0] = t
+            groups[e, 1] = ms
+            groups[e, 2] = out_mask
+            groups[e, 3] = g
+            gen[1] = e + 1
+    lo = -1
+    hi = nts - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        need = ts[mid]
+        v = _search(hands, t, nxt, maker, nactive, tcards, tseats, 0, lead, HAND_SIZE, need - 1, need,
+                    tt_key, tt_gen, tt_lo, tt_hi, g, buf, fr)
+        if v >= need:
+            lo = mid
+        else:
+            hi = mid - 1
+    k = ts[lo] if lo >= 0 else 0
+    e = gen[2]
+    if e < memo.shape[0]:
+        memo[e, 0] = t
+        memo[e, 1] = ms
+        memo[e, 2] = out_mask
+        memo[e, 3] = lead
+        memo[e, 4] = tsmask
+        for s in range(4):
+            memo[e, 5 + s] = hands[s]
+        memo[e, 9] = k
+        gen[2] = e + 1
+    for s in range(SIDES):
+        out[s] = table[k, s]
+
+
+@njit(cache=True, nogil=True)
+def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: np.ndarray, hands: np.ndarray,
+            nxt: np.ndarray, maker: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, tt_key: np.ndarray,
+            tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray, buf: np.ndarray,
+            fr: np.ndarray, table: np.ndarray, groups: np.ndarray, memo: np.ndarray) -> None:
+    """Play the rest of the bidding of ``T`` by the heuristic player and value the hand (into
+    ``out``): ``SearchBot._value`` after a rollout."""
+    while T[_F_PHASE] != _PLAY and T[_F_PHASE] != _OVER:
+        na = _legal(T, R, acts)
+        _apply(T, R, _heuristic(T, R, H, acts, na))
+    if T[_F_PHASE] == _OVER:  # thrown in
+        for s in range(SIDES):
+            out[s] = 0
+        return
+    _outcome(T, R, out, hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr, table, groups,
+             memo)
+
+
+@njit(cache=True, nogil=True)
+def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
+             known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
+             hidden_discard: bool,
+             cands: np.ndarray, own_bids: bool, seed: np.uint64, first: int, count: int,
+             tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray,
+             buf: np.ndarray, fr: np.ndarray, now_out: np.ndarray, deal_out: np.ndarray, later: np.ndarray,
+             pts: np.ndarray, nb: np.ndarray, bcodes: np.ndarray, suffix: np.ndarray,
+             nsuffix: np.ndarray, lhand: np.ndarray) -> None:
+    """Samples ``first`` to ``first + count - 1``: deal each (its own generator), replay the view's
+    actions on it and value every candidate as ``SearchBot._values`` does. Row ``i`` of the outputs
+    is sample ``first + i``: the seats' hands at the view (``now_out``), the deal (``deal_out``: the
+    hands as dealt, the stock's mask, the buried card or -1), and per candidate ``j``
+    either its points per side (``later[i, j] == 0``: ``pts[i, j, 0]``) or the seat's later
+    decision (``later[i, j] == 1``): the ``nb`` choices there (``bcodes``) with their points
+    (``pts[i, j, k]``), the actions that led there after the view's (``suffix``, -1 for a discard
+    the seat does not see) and the seat's cards there (``lhand``)."""
+    n = R[_R_N]
+    S0 = np.zeros(_FIELDS, np.int64)
+    T = np.zeros(_FIELDS, np.int64)
+    U = np.zeros(_FIELDS, np.int64)
+    acts = np.empty(40, np.int64)
+    later_acts = np.empty(40, np.int64)
+    rs = np.zeros(1, np.uint64)
+    m = pool.shape[0]
+    cards = np.empty(m, np.int64)
+    hands = np.zeros(MAX_SEATS, np.int64)
+    nxt = np.zeros(MAX_SEATS, np.int64)
+    maker = np.zeros(2 * MAX_SEATS, np.int64)
+    tcards = np.zeros(MAX_SEATS, np.int64)
+    tseats = np.zeros(MAX_SEATS, np.int64)
+    table = np.zeros((HAND_SIZE + 1, SIDES), np.int64)
+    dealt = np.zeros(4, np.int64)
+    now = np.zeros(4, np.int64)
+    groups = np.zeros((16, 4), np.int64)
+    memo = np.zeros((64, 10), np.int64)
+    for i in range(count):
+        gen[1] = 0  # (a new deal: no group, nothing solved)
+        gen[2] = 0
+        # The deal: the unseen cards shuffled and handed out seat by seat (PlayerView.resample).
+        _seed_hand(rs, seed, first + i)
+        for j in range(m):
+            cards[j] = pool[j]
+        for j in range(m - 1, 0, -1):
+            r = _below(rs, j + 1)
+            x = cards[j]
+            cards[j] = cards[r]
+            cards[r] = x
+        k = 0
+        for s in range(n):
+            h = 0
+            if s == seat:
+                h = mine
+            else:
+                for _ in range(need[s]):
+                    h |= 1 << cards[k]
+                    k += 1
+            now[s] = h
+        buried = known_discard
+        if hidden_discard:
+            buried = cards[k]
+            k += 1
+        stock = 0
+        for j in range(k, m):
+            stock |= 1 << cards[j]
+        if up_fixed:
+            now[dealer] |= 1 << up
+        for s in range(n):
+            h = now[s]
+            if s == dealer and up_taken:
+                # The dealer took the up card: as dealt, its hand held the buried card instead.
+                if buried >= 0:
+                    h |= 1 << buried
+                h &= ~(1 << up)
+            dealt[s] = h
+        # The view's position on this deal (the batch engine's _replay, the buried card filled in).
+        for f in range(_FIELDS):
+            S0[f] = 0
+        S0[_F_N] = n
+        S0[_F_DEALER] = dealer
+        for s in range(n):
+            S0[_F_HANDS + s] = dealt[s]
+            S0[_F_DEAL + s] = dealt[s]
+        S0[_F_UP] = up
+        S0[_F_STOCK] = stock
+        _setup(S0, R)
+        for j in range(prefix.shape[0]):
+            a = prefix[j]
+            if a < 0:
+                a = _A_DISCARD + buried
+            _apply(S0, R, a)
+        for s in range(4):
+            now_out[i, s] = S0[_F_HANDS + s]
+            deal_out[i, s] = dealt[s]
+        deal_out[i, 4] = stock
+        deal_out[i, 5] = buried
+        # Every candidate on this deal.
+        for j in range(cands.shape[0]):
+            for f in range(_FIELDS):
+                T[f] = S0[f]
+            _apply(T, R, cands[j])
+            later[i, j] = 0
+            ns = 0
+            suffix[i, j, ns] = cands[j]
+            ns += 1
+            while T[_F_PHASE] != _PLAY and T[_F_PHASE] != _OVER:
+                na = _legal(T, R, acts)
+                actor = T[_F_TO_ACT]
+                if own_bids and actor == seat and na > 1:
+                    # The seat's own later decision: every choice valued.
+                    later[i, j] = 1
+                    lhand[i, j] = T[_F_HANDS + seat]
+                    nb[i, j] = na
+                    for b in range(na):
+                        later_acts[b] = acts[b]
+                    for b in range(na):
+                        for f in range(_FIELDS):
+                            U[f] = T[f]
+                        bcodes[i, j, b] = later_acts[b]
+                        _apply(U, R, later_acts[b])
+                        _finish(U, R, H, acts, pts[i, j, b], hands, nxt, maker, tcards, tseats, tt_key, tt_gen,
+                                tt_lo, tt_hi, gen, buf, fr, table, groups, memo)
+                    break
+                a = _heuristic(T, R, H, acts, na)
+                suffix[i, j, ns] = -1 if T[_F_PHASE] == _DISCARD and actor != seat else a
+                ns += 1
+                _apply(T, R, a)
+            nsuffix[i, j] = ns
+            if later[i, j] == 0:
+                _finish(T, R, H, acts, pts[i, j, 0], hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo,
+                        tt_hi, gen, buf, fr, table, groups, memo)
+
+
+# --- the Python side ------------------------------------------------------------------------------------------
+class _Setup:
+    """What every sample of one view shares, as the compiled code takes it."""
+
+    def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool) -> None:
+        rules = view.rules
+        seat = view.seat
+        up = view.up_card
+        assert seat is not None and up is not None
+        n = rules.players
+        self.rules_row = _rules_row(rules)
+        self.heuristic_row = _heuristic_row(n)
+        self.dealer = view.dealer
+        self.seat = seat
+        self.up = int(up)
+        self.prefix = np.array([-1 if a is None else int(a) for _, a in view.actions], dtype=np.int64)
+        self.seen = tuple(int(x) for x in self.prefix)
+        """The view's actions as the seat sees them (the start of each later decision's history)."""
+        self.mine = mask_of(view.hand)
+        self.known_discard = -1 if view.discard is None else int(view.discard)
+        # As PlayerView.resample deals before any play: five unseen cards to each other seat, the
+        # dealer's taken up card kept in its hand (covered() leaves out the case where it may
+        # have been buried unseen), one more card buried when the seat did not see the discard.
+        self.up_taken = view.up_card_taken
+        dealer = view.dealer
+        self.up_fixed = self.up_taken and seat != dealer
+        self.hidden_discard = view.dealer_discarded and seat != dealer
+        self.need = np.array([0 if s == seat else HAND_SIZE for s in range(4)], dtype=np.int64)
+        if self.up_fixed and view.dealer_discarded:
+            self.need[dealer] -= 1  # the up card and four others (the fifth, buried, drawn after)
+        pool_mask = view.unseen_mask() & ~(1 << self.up)
+        self.pool = np.array([c for c in range(deck_mask(rules.deck).bit_length()) if pool_mask >> c & 1],
+                             dtype=np.int64)
+        self.cands = np.array([int(a) for a in candidates], dtype=np.int64)
+        self.own_bids = own_bids
+
+
+TT_BITS = 14
+"""Entries (a power of two) of the transposition table of each thread's bidding solves: a deal's
+solves visit a few thousand positions, and a table that fits the core's cache (512 KiB) makes a
+node about 10% cheaper than the solver's own of 2**18 entries (8 MiB)."""
+
+
+class _Tables(threading.local):
+    """The calling thread's search tables: its transposition table, the search's stacks, and the
+    generation counter (every deal's solves a new generation; see :func:`_outcome`)."""
+
+    def __init__(self) -> None:
+        size = 1 << TT_BITS
+        self.tt = [np.zeros(size, dtype=np.int64) for _ in range(4)]
+        self.buf = np.zeros((_MAX_PLY, 8), dtype=np.int64)
+        self.fr = np.zeros((_MAX_PLY, _SOLVER_FIELDS), dtype=np.int64)
+        self.gen = np.zeros(3, dtype=np.int64)
+
+
+_TABLES = _Tables()
+
+
+def _run(setup: _Setup, seed: int, first: int, count: int) -> tuple[np.ndarray, ...]:
+    """Samples ``first`` .. ``first + count - 1`` in the calling thread (its own tables)."""
+    tables = _TABLES
+    nc = len(setup.cands)
+    now = np.zeros((count, 4), np.int64)
+    deal = np.zeros((count, 6), np.int64)
+    later = np.zeros((count, nc), np.int64)
+    pts = np.zeros((count, nc, MAX_CHOICES, SIDES), np.int16)  # (small: 6,000 deals of 11 choices)
+    nb = np.zeros((count, nc), np.int64)
+    bcodes = np.zeros((count, nc, MAX_CHOICES), np.int16)
+    suffix = np.zeros((count, nc, MAX_SUFFIX), np.int16)
+    nsuffix = np.zeros((count, nc), np.int64)
+    lhand = np.zeros((count, nc), np.int64)
+    tt_key, tt_gen, tt_lo, tt_hi = tables.tt
+    _samples(setup.rules_row, setup.heuristic_row, setup.dealer, setup.seat, setup.up, setup.prefix, setup.mine,
+             setup.known_discard, setup.pool, setup.need, setup.up_taken, setup.up_fixed, setup.hidden_discard,
+             setup.cands, setup.own_bids, np.uint64(seed), first, count,
+             tt_key, tt_gen, tt_lo, tt_hi, tables.gen, tables.buf, tables.fr,
+             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand)
+    return now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _executor(threads: int) -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < threads:
+            _POOL = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="euchre-fastbid")
+        return _POOL
+
+
+class Samples(NamedTuple):
+    """What :func:`sample_values` returns: one entry per sample."""
+
+    values: list[dict[Action, tuple[float, float] | _Later]]
+    """The values ``SearchBot._values`` gives the sample."""
+    hands: list[tuple[int, ...]]
+    """The seats' hands at the view (``sample.hands``), as masks."""
+    deals: np.ndarray
+    """(samples, 6) int64: the hands as dealt (four masks), the stock's mask and the card the
+    dealer buried (-1 if none yet): the deal itself (:func:`sample_state`)."""
+
+
+def sample_state(view: PlayerView, deal: np.ndarray) -> State:
+    """A sample as the engine's :class:`~euchre.state.State`, standing where ``view`` does (the
+    view's actions replayed on the deal ``deal``, a row of :attr:`Samples.deals`), as
+    :meth:`~euchre.view.PlayerView.resample` returns it."""
+    rules = view.rules
+    n = rules.players
+
+    def cards(mask: int) -> list[Card]:
+        return [CARDS[c] for c in range(NUM_CARDS) if mask >> c & 1]
+
+    state = State(rules, dealer=view.dealer, hands=[cards(int(deal[s])) for s in range(n)], up_card=view.up_card,
+                  stock=cards(int(deal[4])))
+    for _, a in view.actions:
+        state._push(DISCARD_ACTIONS[int(deal[5])] if a is None else a)
+    return state
+
+
+def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,
+                  first: int = 0, threads: int = 1) -> Samples:
+    """Deal ``count`` samples for ``view`` (numbers ``first`` on, from ``seed``: see the module
+    docstring) and value every candidate on each as ``bot._values`` does: for each sample the
+    values dict (``(points, utility)`` per candidate, or a :class:`~euchre.bots.search._Later` for
+    the seat's own later decision), the seats' hands at the view and the deals (:class:`Samples`).
+    ``threads`` splits the samples among threads (each with its own solver); the result does
+    not depend on it. The view must be :func:`covered`."""
+    from euchre.bots.search import _Later
+
+    if not covered(view):
+        raise ValueError("the compiled bidding samples do not cover this view (fastbid.covered)")
+    setup = _Setup(view, candidates, bot.own_bids)
+    seed &= (1 << 64) - 1
+    if threads > 1 and count >= 2 * threads:
+        step = -(-count // threads)
+        parts = [(a, min(step, first + count - a)) for a in range(first, first + count, step)]
+        chunks = list(_executor(threads).map(lambda p: _run(setup, seed, p[0], p[1]), parts))
+        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand = (np.concatenate(x)
+                                                                     for x in zip(*chunks, strict=True))
+    else:
+        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand = _run(setup, seed, first, count)
+    seat = setup.seat
+    players = view.rules.players
+    sides = view.rules.sides
+    # Each side's points as one code, and each code's (points, utility) worked out once.
+    codes = np.zeros(pts.shape[:3], dtype=np.int64)
+    for x in range(sides):
+        codes |= (pts[:, :, :, x].astype(np.int64) + 32) << (8 * x)
+    probe = cast(State, SimpleNamespace(rules=view.rules))
+
+    def points(code: int) -> tuple[int, ...]:
+        return tuple((code >> (8 * x) & 255) - 32 for x in range(sides))
+
+    table = {c: bot._score(probe, points(c), seat, view) for c in np.unique(codes).tolist()}
+    acts = [ACTIONS[int(c)] for c in setup.cands]
+    direct = codes[:, :, 0].tolist()
+    later_l = later.tolist()
+    rows: list[dict[Action, tuple[float, float] | _Later]] = []
+    for i in range(count):
+        values: dict[Action, tuple[float, float] | _Later] = {}
+        for j, a in enumerate(acts):
+            if later_l[i][j]:
+                k = int(nb[i, j])
+                choices = {ACTIONS[b]: table[c] for b, c in zip(bcodes[i, j, :k].tolist(), codes[i, j, :k].tolist(),
+                                                                 strict=True)}
+                hist = setup.seen + tuple(suffix[i, j, :nsuffix[i, j]].tolist())
+                values[a] = _Later(hist, choices, int(lhand[i, j]))
+            else:
+                values[a] = table[direct[i][j]]
+        rows.append(values)
+    hands = [tuple(h) for h in now[:, :players].tolist()]
+    return Samples(rows, hands, deal)

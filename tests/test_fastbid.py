@@ -1,0 +1,227 @@
+"""The compiled bidding samples (:mod:`euchre.fastbid`) value every deal exactly as the search bot's
+Python path does, under every rule set they cover, and hints fall back to that path elsewhere."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from euchre import Game, Rules, fastbid
+from euchre.bots import SearchBot, make_bot
+from euchre.hints import _HintBot, hint
+from euchre.state import Phase
+from euchre.view import PlayerView
+
+COVERED = [
+    ("american", {}),
+    ("american", {"stick_the_dealer": True}),
+    ("american", {"canadian_loner": True, "target": None, "duration": 30}),
+    ("british", {}),
+    ("british", {"defend_alone": True}),
+    ("american", {"defend_alone": True, "dealer_may_discard_up_card": False}),
+    ("american", {"defend_alone": True, "loner_lead": "loner_left", "super_euchre": True}),
+    ("american", {"no_trump": True, "low_no_trump": True, "euchre_points": 3}),
+    ("two-handed", {}),
+    ("two-handed", {"deck": 32}),
+    ("cut-throat", {}),
+    ("american", {"players": 3, "going_alone": False}),
+]
+
+
+def bid_views(rules: Rules, seed: int, count: int) -> list[PlayerView]:
+    """Views before the play with a real choice that the compiled path covers, from games of
+    heuristic players who now and then choose at random (so that loners and odd bids occur)."""
+    rng = random.Random(seed)
+    out: list[PlayerView] = []
+    g = 0
+    while len(out) < count:
+        game = Game(rules, seed=rng.randrange(2**62))
+        bots = [make_bot("heuristic", seed=g * 4 + s) for s in range(rules.players)]
+        g += 1
+        while not game.is_over and game.hand_number < 3 and len(out) < count:
+            seat = game.to_act
+            view = game.view(seat)
+            if fastbid.covered(view) and len(view.legal_actions) > 1 and rng.random() < 0.5:
+                out.append(view)
+            game.push(bots[seat].choose(view) if rng.random() < 0.7 else rng.choice(view.legal_actions))
+    return out
+
+
+@pytest.mark.parametrize(("preset", "switches"), COVERED)
+def test_compiled_samples_value_each_deal_as_the_python_path(preset: str, switches: dict[str, object]) -> None:
+    rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
+    bot = SearchBot(seed=1)  # score-aware: the utilities of a late score are compared too
+    phases = set()
+    for i, view in enumerate(bid_views(rules, 3, 24)):
+        phases.add(view.phase)
+        legal = list(view.legal_actions)
+        got = fastbid.sample_values(bot, view, legal, 6, 1000 + i)
+        assert len(got.values) == len(got.hands) == len(got.deals) == 6
+        for values, hands, deal in zip(got.values, got.hands, got.deals, strict=True):
+            sample = fastbid.sample_state(view, deal)
+            assert tuple(sample.hands) == hands
+            assert PlayerView.of(sample, view.seat).hand == view.hand
+            expected = bot._values(sample, view.seat, legal, view)  # type: ignore[arg-type]
+            assert values == expected
+            assert list(values) == list(expected)  # (the same order: ties go to the first)
+            for a, v in values.items():
+                if not isinstance(v, tuple):
+                    assert list(v.values) == list(expected[a].values)  # type: ignore[union-attr]
+    assert Phase.BID1 in phases and Phase.DISCARD in phases
+
+
+def test_the_phases_the_rules_make_are_compared_too() -> None:
+    seen = set()
+    for preset, switches in COVERED:
+        rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
+        seen |= {v.phase for v in bid_views(rules, 3, 24)}
+    assert seen == set(fastbid.PHASES)
+
+
+def test_a_later_decision_is_grouped_by_what_the_seat_saw() -> None:
+    view = next(v for v in bid_views(Rules(), 5, 40) if v.phase is Phase.BID1 and v.seat != v.dealer)
+    got = fastbid.sample_values(SearchBot(seed=2), view, list(view.legal_actions), 40, 9)
+    later = [v for values in got.values for v in values.values() if not isinstance(v, tuple)]
+    assert later, "passing in round 1 reaches the seat's round-2 bid on some deals"
+    for v in later:
+        assert v.history[:len(view.actions)] == tuple(-1 if a is None else int(a) for _, a in view.actions)
+        assert v.hand == got.hands[0][view.seat]  # (its cards do not change before round 2)
+
+
+def test_samples_do_not_depend_on_threads_or_batches() -> None:
+    view = bid_views(Rules(), 7, 1)[0]
+    bot = SearchBot(seed=3)
+    legal = list(view.legal_actions)
+    one = fastbid.sample_values(bot, view, legal, 30, 77)
+    two = fastbid.sample_values(bot, view, legal, 30, 77, threads=2)
+    assert one.values == two.values and one.hands == two.hands and (one.deals == two.deals).all()
+    tail = fastbid.sample_values(bot, view, legal, 10, 77, first=20)
+    assert tail.values == one.values[20:] and tail.hands == one.hands[20:]
+    assert fastbid.sample_values(bot, view, legal, 30, 78).hands != one.hands
+
+
+def test_the_sampler_deals_the_unseen_cards_uniformly() -> None:
+    """Each unseen card lies with each other seat (or in the stock) as often as its share."""
+    view = next(v for v in bid_views(Rules(), 9, 20) if v.phase is Phase.BID2)
+    got = fastbid.sample_values(SearchBot(seed=4), view, [view.legal_actions[0]], 3000, 5)
+    seat = view.seat
+    pool = view.unseen_mask() & ~(1 << view.up_card)  # type: ignore[operator]
+    cards = [c for c in range(33) if pool >> c & 1]
+    for s in range(4):
+        if s == seat:
+            continue
+        share = 5 / len(cards)
+        for c in cards:
+            freq = sum(h[s] >> c & 1 for h in got.hands) / 3000
+            assert abs(freq - share) < 5 * (share * (1 - share) / 3000) ** 0.5
+
+
+UNCOVERED = [
+    ("railroad", {}),  # call for best
+    ("american", {"ace_no_face": True}),
+    ("american", {"farmers_hand": True}),
+]
+
+
+@pytest.mark.parametrize(("preset", "switches"), UNCOVERED)
+def test_other_rules_fall_back_to_the_python_path(preset: str, switches: dict[str, object],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
+    game = Game(rules, seed=4)
+    view = game.view(game.to_act)
+    assert view.phase is not Phase.PLAY and not fastbid.covered(view)
+    plain = [(h.action, h.points, h.stderr) for h in hint(view, bid_samples=12)]
+
+    def refuse(*args: object, **kw: object) -> None:
+        raise AssertionError("the compiled path was taken")
+
+    monkeypatch.setattr(fastbid, "sample_values", refuse)
+    assert [(h.action, h.points, h.stderr) for h in hint(view, bid_samples=12)] == plain
+    python = _HintBot(seed=5, bid_samples=12, compiled=False).evaluate(view, actions=list(view.legal_actions))
+    compiled = _HintBot(seed=5, bid_samples=12).evaluate(view, actions=list(view.legal_actions))
+    assert python == compiled
+
+
+def test_sister_games_and_the_play_are_not_covered() -> None:
+    for name in ("hasenpfeffer", "bid-euchre", "napoleon"):
+        game = Game(Rules.preset(name), seed=1)
+        assert not fastbid.covered(game.view(game.to_act))
+    game = Game(Rules(), seed=1)
+    while game.view(game.to_act).phase is not Phase.PLAY:
+        game.push(game.legal_actions()[-1])
+    assert not fastbid.covered(game.view(game.to_act))
+    with pytest.raises(ValueError, match="cover"):
+        fastbid.sample_values(SearchBot(), game.view(game.to_act), list(game.legal_actions()), 2, 0)
+
+
+def test_a_bidding_hint_takes_the_compiled_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = bid_views(Rules(), 11, 1)[0]
+    calls = []
+    real = fastbid.sample_values
+
+    def spy(*args: object, **kw: object) -> fastbid.Samples:
+        calls.append(args[3])
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fastbid, "sample_values", spy)
+    hs = hint(view, bid_samples=40)
+    assert calls == [40] and hs[0].samples == 40
+    assert hint(view, bid_samples=40) == hs
+
+
+def test_a_house_rules_bid_takes_at_most_its_own_budget() -> None:
+    game = Game(Rules.preset("railroad"), seed=6)
+    view = game.view(game.to_act)
+    assert not fastbid.covered(view)
+    assert hint(view, bid_samples=50, house_bid_samples=20)[0].samples == 20
+    assert hint(view, bid_samples=10, house_bid_samples=20)[0].samples == 10
+    covered = bid_views(Rules(), 13, 1)[0]
+    assert hint(covered, bid_samples=50, house_bid_samples=20)[0].samples == 50
+
+
+def test_compiled_hints_repeat_under_a_slow_clock_and_any_thread_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    views = bid_views(Rules.preset("british", defend_alone=True), 17, 4)
+    first = [hint(v, bid_samples=60) for v in views]
+    assert [hint(v, bid_samples=60, threads=2) for v in views] == first
+
+    class Slow:
+        t = 0.0
+
+        def __call__(self) -> float:
+            self.t += 1.0
+            return self.t
+
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, Slow())
+    assert [hint(v, bid_samples=60) for v in views] == first
+
+
+def test_a_late_score_values_each_deal_as_the_python_path() -> None:
+    """Near the end of a game the search bot values a hand by the chance of winning it: the
+    compiled path's points go through the same utilities."""
+    bot = SearchBot(seed=6)
+    checked = 0
+    for seed in range(12):
+        game = Game(Rules(), seed=seed, scores=(7, 8))
+        view = game.view(game.to_act)
+        assert bot._score_matters(view)
+        legal = list(view.legal_actions)
+        got = fastbid.sample_values(bot, view, legal, 5, seed)
+        for values, deal in zip(got.values, got.deals, strict=True):
+            assert values == bot._values(fastbid.sample_state(view, deal), view.seat, legal, view)  # type: ignore[arg-type]
+            checked += 1
+    assert checked == 60
+
+
+def test_importing_euchre_does_not_load_the_compiled_code() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, euchre; print('numba' in sys.modules, 'euchre.fastbid' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.split() == ["False", "False"]
