@@ -128,6 +128,23 @@ def test_the_bot_searches_every_decision_before_the_last_five_tricks() -> None:
     assert double_budget(view, 200, 20) == 50
 
 
+def test_an_early_bid_is_the_heuristics_unless_the_search_is_sure() -> None:
+    """``early_even``: a truncated decision, a bid included, keeps the heuristic player's choice
+    unless the search's best beats it by ``policy_even`` standard errors of the difference (its
+    few samples make the best of nine bids optimistic); without it the search's best is taken."""
+    for key, view in early_views(5).items():
+        usual = HeuristicBot(3).choose(view)
+        assert SearchBot(seed=3, samples=60, auction_samples=4, policy_even=1e9).choose(view) == usual, key
+        ranked = SearchBot(seed=3, samples=60, auction_samples=4).evaluate(view)
+        if view.phase is not Phase.PLAY:  # (a card keeps policy_even anyway: _EVEN_PHASES)
+            assert SearchBot(seed=3, samples=60, auction_samples=4, early_even=False).choose(view) == ranked[0].action
+        bot = SearchBot(seed=3, samples=60, auction_samples=4)
+        picked = bot.choose(view)
+        mine = next(e for e in ranked if e.action == usual)
+        sure = bot._adjusted(ranked[0], view) - bot._adjusted(mine, view) > 2 * mine.stderr_vs_best * bot._slope(view)
+        assert picked == (ranked[0].action if sure else usual), key
+
+
 def test_a_truncated_value_is_the_heuristic_to_the_seventh_trick_then_the_solver() -> None:
     """On one sampled deal, each choice's value is what pushing it, letting the heuristic player
     play every seat to the end of the seventh trick, and solving the last five tricks exactly

@@ -96,7 +96,9 @@ from typing import TYPE_CHECKING
 from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
 from euchre.bots.heuristic import HeuristicBot
+from euchre.bots.search_double import EARLY_EVEN as DOUBLE_EVEN
 from euchre.bots.search_double import double_budget, double_handover, double_within_reach
+from euchre.bots.search_napoleon import EARLY_EVEN as NAPOLEON_EVEN
 from euchre.bots.search_napoleon import (
     NAPOLEON_MARGIN,
     napoleon_budget,
@@ -367,7 +369,11 @@ class SearchBot(Bot):
     (:func:`handover`), then solved exactly (:meth:`_hand_points`). Without them the heuristic player
     decides those (the bot before truncated search). Their budgets are the games' own
     (:func:`~euchre.bots.search_double.double_budget`,
-    :func:`~euchre.bots.search_napoleon.napoleon_budget`).
+    :func:`~euchre.bots.search_napoleon.napoleon_budget`). ``early_even``: ``policy_even`` applies
+    to every truncated decision, bids included (the heuristic player's choice stands unless the
+    search's best beats it by that many standard errors of the difference): their budgets are a
+    few samples, and the best of several noisy estimates is optimistic. ``None``, the default, is
+    the game's own (:meth:`_early_even`): on in the double deck, off in Napoleon, as measured.
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
@@ -389,13 +395,14 @@ class SearchBot(Bot):
                  heuristic_bids: bool = False, policy_even: float = POLICY_EVEN,
                  trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 20,
                  wide_samples: int = 80, auction_close_factor: int = 2, early_bids: bool = True,
-                 early_play: bool = True) -> None:
+                 early_play: bool = True, early_even: bool | None = None) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
         self.early_bids = early_bids
         self.early_play = early_play
+        self.early_even = early_even
         self.heuristic_bids = heuristic_bids
         self.policy_even = policy_even
         self.tie_points = tie_points
@@ -452,13 +459,22 @@ class SearchBot(Bot):
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
         ranked = self.evaluate(view)
-        if self.policy_even > 0 and view.phase in _EVEN_PHASES and len(ranked) > 1:
+        even = view.phase in _EVEN_PHASES or (self._early_even(view) and not within_reach(view))
+        if self.policy_even > 0 and even and len(ranked) > 1:
             usual = self._policy.choose(view)
             mine = next((e for e in ranked if e.action == usual), None)
             if mine is not None and (self._adjusted(ranked[0], view) - self._adjusted(mine, view)) \
                     <= self.policy_even * mine.stderr_vs_best * self._slope(view):
                 return usual
         return ranked[0].action
+
+    def _early_even(self, view: PlayerView) -> bool:
+        """Whether ``policy_even`` holds for this game's truncated bids too (``early_even``, else
+        the game's own: :data:`~euchre.bots.search_double.EARLY_EVEN`,
+        :data:`~euchre.bots.search_napoleon.EARLY_EVEN`)."""
+        if self.early_even is not None:
+            return self.early_even
+        return DOUBLE_EVEN if view.rules.double_deck else NAPOLEON_EVEN if view.rules.napoleon else True
 
     def evaluate(self, view: PlayerView, *, samples: int | None = None,
                  actions: list[Action] | None = None) -> list[Evaluation]:

@@ -36,8 +36,8 @@ from euchre.state import Phase, State
 from euchre.view import PlayerView
 
 __all__ = ["NAPOLEON_MARGIN", "NAPOLEON_SCALE", "NAPOLEON_BID_SCALE", "NAPOLEON_EARLY_SCALE", "EARLY_SEATS",
-           "napoleon_stake", "napoleon_budget", "napoleon_within_reach", "napoleon_handover",
-           "HANDOVER_TRICKS"]
+           "EARLY_EVEN", "HANDOVER_TRICKS", "napoleon_stake", "napoleon_budget", "napoleon_within_reach",
+           "napoleon_handover"]
 
 NAPOLEON_MARGIN = 0.02
 """Points a Napoleon bid must beat passing by, per point of its stake (:func:`napoleon_stake`):
@@ -77,6 +77,15 @@ of its own per sample, each solved: from the second trick that put the expert's 
 second."""
 
 _VALUES = {"bid 2": 2, "bid 3": 3, "misere": 3, "bid 4": 4, "nap": 10, "wellington": 20, "blucher": 40}
+
+
+EARLY_EVEN = False
+"""Whether a truncated bid at six and seven seats keeps the heuristic player's choice unless the
+search's best beats it by ``policy_even`` standard errors (the search bot's ``early_even``): no.
+The heuristic bids too little there (a tenth of the hands against the expert), and holding the
+search to it gave up much of the gain: expert - hard +2.53 [+1.95, +3.10] points a hand at six
+seats and +3.85 [+3.15, +4.55] at seven with it, +4.14 [+3.44, +4.85] and +6.49 [+5.40, +7.58]
+without (``euchre arena expert hard --rules napoleon --players 6/7 --deals 120 --seed 7``)."""
 
 
 def napoleon_stake(a: Action, players: int) -> float:
