@@ -8,6 +8,10 @@ variants, with a 95% interval much tighter than either score's: the tool for dec
 change to a bot pays.
 
     python bench/paired.py A B [--deals 300] [--seed 0] [--opponent heuristic] [--jobs 2] [--late]
+                           [--rules american] [--players N]
+
+``--players`` sets a preset's table (Napoleon's three to seven): each variant then holds every
+seat in turn against the opponent at all the others, a deal's score the mean over the seats.
 
 A and B are bots or levels with options as JSON, ``name`` or ``name:{"option": value}``, e.g.
 ``'search:{"samples": 80}'`` against ``search``, or ``frozen-expert`` (the expert of 2026-12-01,
@@ -106,11 +110,16 @@ def _late_game(rules: Rules, base_seed: int, index: int, spec: Spec, opponent: S
     return net / max(len(hands), 1), 1.0 if game.winner == side else 0.0
 
 
-def _work(args: tuple[str, Spec, Spec, Spec, int, bool, int, int]) -> list[tuple[float, ...]]:
+def preset_rules(preset: str, players: int | None) -> Rules:
+    """The preset's rules, at ``players`` seats when given."""
+    return Rules.preset(preset) if players is None else Rules.preset(preset, players=players)
+
+
+def _work(args: tuple[str, int | None, Spec, Spec, Spec, int, bool, int, int]) -> list[tuple[float, ...]]:
     """Deals ``lo..hi``: each variant's duplicate score against the opponent (and under
     ``late``, each variant's share of games won)."""
-    preset, a, b, opponent, seed, late, lo, hi = args
-    rules = Rules.preset(preset)
+    preset, players, a, b, opponent, seed, late, lo, hi = args
+    rules = preset_rules(preset, players)
     out: list[tuple[float, ...]] = []
     for i in range(lo, hi):
         scores, wins = [], []
@@ -147,13 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opponent", default="heuristic", help="the bot both variants play against")
     p.add_argument("--rules", default="american", help="rules preset (default american)")
+    p.add_argument("--players", type=int, default=None, help="players at the table (Napoleon: 3 to 7)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--late", action="store_true",
                    help="start each deal at a late game score and play the game out")
     a = p.parse_args(argv)
     try:
         specs = [parse_spec(x) for x in (a.a, a.b, a.opponent)]
-        rules = Rules.preset(a.rules)
+        rules = preset_rules(a.rules, a.players)
         if a.late:
             late_scores(rules, a.seed, 0)
     except ValueError as e:
@@ -161,9 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.deals < 2:
         p.error("--deals: must be at least 2")
     t0 = time.perf_counter()
-    rows = run_chunks(_work, (a.rules, *specs, a.seed, a.late), a.deals, a.jobs)
+    rows = run_chunks(_work, (a.rules, a.players, *specs, a.seed, a.late), a.deals, a.jobs)
     what = "games from a late score" if a.late else "seatings"
-    print(f"{a.rules}: {len(rows)} deals x 2 {what} against {a.opponent}, seed {a.seed} "
+    print(f"{a.rules} ({rules.players} players): {len(rows)} deals x {rules.sides} {what} against {a.opponent}, "
+          f"seed {a.seed} "
           f"({time.perf_counter() - t0:.0f} s)")
     for label, xs in (("A", [r[0] for r in rows]), ("B", [r[1] for r in rows]),
                       ("B - A", [r[1] - r[0] for r in rows])):

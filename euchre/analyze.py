@@ -83,9 +83,10 @@ class Review:
     players: list[str]
     decisions: list[Decision] = field(default_factory=list)
     unreviewed: int = 0
-    """Decisions with a choice that the search does not play, so not reviewed: the double deck's
-    but for its last five tricks, Napoleon's first trick at six and seven seats
-    (:func:`euchre.hints.searchable`)."""
+    """Decisions with a choice that the search does not play, so not reviewed
+    (:func:`euchre.hints.searchable`): none in any game now (the double deck before its last five
+    tricks and Napoleon's bids and first trick at six and seven seats are searched by truncated
+    rollouts); kept for a game the search may not play yet."""
 
     def seat_totals(self) -> list[dict[str, Any]]:
         """Per seat: decisions reviewed, expected points lost, loss per decision, inaccuracies,

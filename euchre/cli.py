@@ -1083,7 +1083,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         out.print(table)
         if review.unreviewed:
             out.print(f"{review.unreviewed} decisions not reviewed: the search does not play them "
-                      f"({game.rules.sister_game}: the heuristic decides there)", soft_wrap=True)
+                      f"({game.rules.sister_game})", soft_wrap=True)
     out.print("?! costs over 0.05 expected points, ? at least 0.25, ?? at least 1 (see docs/analyze.md)",
               soft_wrap=True)
     return 0

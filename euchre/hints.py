@@ -46,13 +46,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches
+from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches, within_reach
 from euchre.cards import effective_suit
 from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
-           "HINT_HOUSE_BID_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
+           "HINT_HOUSE_BID_SAMPLES", "HINT_SISTER_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
 
 HINT_SAMPLES = 4800
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
@@ -63,6 +63,12 @@ HINT_HOUSE_BID_SAMPLES = 800
 """At most this many sampled deals per bidding hint that :mod:`euchre.fastbid` does not cover
 (the house rules: call for best, the offers, the farmer's hand): those deals are valued in
 Python, about 1.5 ms each."""
+HINT_SISTER_SAMPLES = 2400
+"""At most this many sampled deals per card-play hint in the sister games (before each game's own
+scaling: the double deck's and Napoleon's shares of the bot's budget): their deals cost several
+times a Euchre deal (six-card solves, the double deck's truncated rollouts, up to seven seats), and
+:data:`HINT_SAMPLES` was raised for Euchre's card play once the solver got faster, which would have
+doubled their hints (a double-deck hint at its third trick already took 4 s at 2,400)."""
 HINT_AUCTION_SAMPLES = 200
 """Sampled deals per hint in the auction games' bidding (Hasenpfeffer: a bid's rollouts end in up
 to four namings of trump, each a six-card solve; a few seconds a hint)."""
@@ -70,7 +76,9 @@ LATE_TRICKS = 2
 LATE_FACTOR = 2
 """A card play after :data:`LATE_TRICKS` tricks takes this many times the card samples: its deals
 are solved three to four times faster, and the reading of the card play (which weighs the deals)
-leaves fewer of them effective (9,600 deals)."""
+leaves fewer of them effective (9,600 deals). Not the double deck's before its last five tricks:
+its truncated search's rollouts (:func:`euchre.bots.search.within_reach`) are no cheaper then (a
+hint at its third trick took 4 s with it)."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -112,20 +120,20 @@ def position_seed(view: PlayerView) -> int:
 
 def hintable(view: PlayerView) -> bool:
     """Whether the tables offer hints for this view (the server's Hint button, :mod:`euchre.server`):
-    wherever :func:`hint` advises (:func:`searchable`: the house rules' positions too, a call for
-    best, the offers, a farmer's exchange, whose sampling covers what they hide; Napoleon's, but
-    for the first trick of six and seven seats), except the double deck's, whose hints cover only
-    its last five tricks, a Hint button that would come and go within a hand."""
-    return searchable(view) and not view.rules.double_deck
+    wherever :func:`hint` advises (:func:`searchable`: every game and position now, the house
+    rules' too, a call for best, the offers, a farmer's exchange, whose sampling covers what they
+    hide; the double deck's and Napoleon's at six and seven seats by truncated search)."""
+    return searchable(view)
 
 
 def searchable(view: PlayerView) -> bool:
-    """Whether :func:`hint` can advise this view: every game, Napoleon included (its bids, first
-    lead and cards, on the search bot's Napoleon budgets, :mod:`euchre.bots.search_napoleon`),
-    but where the search bot does not search either: a Napoleon table of six or seven before the
-    second trick (:func:`~euchre.bots.search_napoleon.napoleon_searches`) and the double deck
-    but for its last five tricks (:func:`~euchre.bots.search_double.double_searches`). Whether the
-    seat is to act is :func:`hint`'s own check (:func:`euchre.bots.search.searches`)."""
+    """Whether :func:`hint` can advise this view: wherever the search bot searches
+    (:func:`euchre.bots.search.searches`), which is every game and position: Napoleon on the
+    search bot's Napoleon budgets (:mod:`euchre.bots.search_napoleon`), the double deck before its
+    last five tricks and Napoleon's bids and first trick at six and seven seats by truncated
+    search (each choice played on by the heuristic to the solver's reach, then solved:
+    :mod:`euchre.bots.search_double`, :mod:`euchre.bots.search_napoleon`). Whether the seat is to
+    act is :func:`hint`'s own check."""
     return searches(view)
 
 
@@ -365,20 +373,17 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     ``ValueError`` for a view whose seat is not to act."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
-    if not searchable(view):
-        if view.rules.double_deck:
-            raise RulesError("Rules.double_deck: hints advise the double deck's last five tricks only (the "
-                             "exact solver stops at six-card hands; the heuristic plays until then)")
-        # (else Napoleon's first trick at six and seven seats: searchable is false nowhere else)
-        raise RulesError("Rules.napoleon: hints at six and seven players begin with the second trick (the "
-                         "first trick's solves take seconds there; the heuristic plays it)")
+    if not searchable(view):  # (nowhere now: kept for a game the search does not play yet)
+        raise RulesError(f"Rules: hints do not advise {view.phase.name.lower()} in this game yet")
+    if view.rules.sister_game is not None:
+        samples = min(samples, HINT_SISTER_SAMPLES)
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
                    auction_samples=auction_samples, threads=threads)
     legal = list(view.legal_actions) if actions is None else list(actions)
-    if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS:
-        bot.samples = samples * LATE_FACTOR
+    if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS and within_reach(view):
+        bot.samples = samples * LATE_FACTOR  # (not the truncated search's: its rollouts cost as much late)
     elif view.phase.name != "PLAY" and not _covered(view):
         bot.bid_samples = min(bid_samples, house_bid_samples)  # (the Python path: 1.5 ms a deal)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)

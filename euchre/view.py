@@ -148,7 +148,7 @@ class PlayerView:
         if state.rules.double_deck:  # the copies of a card are alike: every view shows the card itself
             trick = tuple((p, face(c)) for p, c in trick)
             tricks = tuple(t._replace(plays=tuple((p, face(c)) for p, c in t.plays)) for t in tricks)
-            acts = tuple((p, None if a is None else _face_action(a)) for p, a in acts)
+            acts = tuple((p, None if a is None else _FACE_PLAYS.get(a, a)) for p, a in acts)  # (_face_action)
         return cls(
             rules=state.rules,
             seat=seat,
@@ -495,7 +495,10 @@ class PlayerView:
     def _constrained_fill(pool: list[int], seats: list[int], need: list[int], voids: dict[int, int],
                           hidden_discard: bool, rng: random.Random) -> tuple[dict[int, list[int]], int | None] | None:
         """Deal the pool to the seats respecting voids, most constrained seat first (a fallback
-        when rejection sampling keeps failing; slightly biased, always consistent)."""
+        when rejection sampling keeps failing; slightly biased, always consistent). When that
+        keeps failing too (the cards of a suit that only one seat may hold must all go to it, and
+        the greedy deal rarely gives it all of them), :func:`_checked_fill` deals them; ``None``
+        only when no deal is consistent."""
         for _ in range(100):
             left: list[int] = list(pool)
             rng.shuffle(left)
@@ -515,15 +518,79 @@ class PlayerView:
                 continue
             buried = left[0] if hidden_discard and left else None
             return out, buried
+        return _checked_fill(pool, seats, need, voids, hidden_discard, rng)
+
+
+def _checked_fill(pool: list[int], seats: list[int], need: list[int], voids: dict[int, int],
+                  hidden_discard: bool, rng: random.Random) -> tuple[dict[int, list[int]], int | None] | None:
+    """:meth:`PlayerView._constrained_fill`'s last resort: the pool dealt card by card in a random
+    order, each card to a seat it may go to (not void in it, room left; or to the cards no seat
+    gets, if any) with the chance of that seat's room, but never to one that would leave the
+    rest impossible. A deal of the rest exists exactly when, for every set S of seats, the cards
+    only the seats of S may take are no more than S's room plus the cards no seat gets (Hall's
+    condition; the two sides' totals are equal). Consistent whenever a deal is, slightly biased
+    (as the greedy deal is); ``None`` when no deal is consistent. The same arguments and answer as
+    :meth:`PlayerView._constrained_fill`."""
+    k = len(seats)
+    room = [need[s] for s in seats]
+    spare = len(pool) - sum(room)  # the cards no seat gets (the stock, a buried card)
+    if spare < 0:
         return None
+    masks = [sum(1 << i for i, s in enumerate(seats) if not voids.get(s, 0) >> c & 1) for c in pool]
+    count: dict[int, int] = {}
+    for m in masks:
+        count[m] = count.get(m, 0) + 1
+
+    def feasible() -> bool:
+        for subset in range(1 << k):
+            inside = sum(n for m, n in count.items() if not m & ~subset)
+            if inside > spare + sum(room[i] for i in range(k) if subset >> i & 1):
+                return False
+        return True
+
+    if not feasible():
+        return None
+    order = list(range(len(pool)))
+    rng.shuffle(order)
+    out: dict[int, list[int]] = {s: [] for s in seats}
+    rest: list[int] = []
+    for j in order:
+        c, m = pool[j], masks[j]
+        count[m] -= 1
+        options = [i for i in range(k) if m >> i & 1 and room[i] > 0] + ([k] if spare > 0 else [])
+        while True:
+            if not options:  # (cannot happen: the deal so far was feasible)
+                return None
+            weights = [room[i] if i < k else spare for i in options]
+            pick = rng.choices(options, weights)[0]
+            if pick < k:
+                room[pick] -= 1
+            else:
+                spare -= 1
+            if feasible():
+                break
+            if pick < k:
+                room[pick] += 1
+            else:
+                spare += 1
+            options.remove(pick)
+        if pick < k:
+            out[seats[pick]].append(c)
+        else:
+            rest.append(c)
+    return out, rest[0] if hidden_discard and rest else None
 
 
 def _face_action(a: Action) -> Action:
     """A play of the double deck's second copy as the play of the card itself (the words are the
-    same; views never tell the copies apart)."""
-    if a.kind is Kind.PLAY and a.card is not None and a.card >= TWIN_CARD:
-        return PLAY_ACTIONS[face(a.card)]
-    return a
+    same; views never tell the copies apart). A table lookup: a double-deck view maps its whole
+    history, and the search bot's rollouts build a view for every card they play."""
+    return _FACE_PLAYS.get(a, a)
+
+
+_FACE_PLAYS: dict[int, Action] = {a: PLAY_ACTIONS[face(a.card)] for a in PLAY_ACTIONS
+                                  if a.card is not None and a.card >= TWIN_CARD}
+"""The plays of the double deck's second copies, each to the play of its card (:func:`_face_action`)."""
 
 
 # --- resampling the games without an up card (RULES-FAMILY.md 14, 15) ------------------------------------
@@ -1514,12 +1581,17 @@ def own_hand(state: State, seat: int | None) -> tuple[Card, ...]:
     return tuple(sort_hand(iter_mask(state.hands[seat]), state.trump)) if seat is not None else ()
 
 
+_DISCARDS = frozenset(DISCARD_ACTIONS)
+"""Every discard's code (``a in _DISCARDS`` is ``a.kind is Kind.DISCARD``, without the property's
+cost: :func:`seat_actions` asks it of every action of a hand, for every view)."""
+
+
 def seat_actions(state: State, seat: int | None) -> tuple[tuple[int, Action | None], ...]:
     """Every action with its seat; a discard is known only to the seat that made it. A chosen
     gift (call for best) is listed for its giver and receiver only: the others learn of every
     gift the same way, from :func:`seat_gifts`, so they cannot tell a chosen gift from a forced one."""
     if not state.gifts and not (state.rules.ace_no_face or state.rules.farmers_hand):
-        return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)
+        return tuple((s, None if s != seat and a in _DISCARDS else a)
                      for s, a in zip(state.seats, state.history, strict=True))
     if not state.gifts:  # an offer's "keep" is seen by the offered seat alone (RULES-FAMILY.md 12.7)
         return tuple((s, None if a.kind is Kind.DISCARD and s != seat else a)

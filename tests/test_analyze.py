@@ -216,21 +216,19 @@ def test_command_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "--samples: must be at least 1" in capsys.readouterr().err
 
 
-def test_a_review_of_the_sister_games_covers_what_the_search_plays() -> None:
-    """Napoleon at four is reviewed whole; the double deck only in its last five tricks, the
-    decisions before them (the heuristic's, past the solver's hand size) counted as unreviewed."""
-    for rules, whole in ((Rules.preset("napoleon", players=4, deals=1), True),
-                         (Rules.preset("bid-euchre-double", target=6), False)):
+def test_a_review_of_the_sister_games_covers_every_decision() -> None:
+    """Napoleon at four and at seven seats and the double deck are reviewed whole: the double
+    deck's bids and tricks before the last five, and the bids and first trick of seven seats, by
+    the hints' truncated search (each choice played on by the heuristic player, then solved);
+    nothing is left unreviewed."""
+    for rules in (Rules.preset("napoleon", players=4, deals=1), Rules.preset("napoleon", players=7, deals=1),
+                  Rules.preset("bid-euchre-double", target=6)):
         game = Game(rules, seed=3)
         bots = [make_bot("hard", seed=s) for s in range(rules.players)]
         while not game.is_over:
             game.push(bots[game.to_act].choose(game.view(game.to_act)))
         review = analyze_game(game, samples=8, bid_samples=4)
-        assert review.decisions
-        assert review.unreviewed + len(review.decisions) == count_decisions(game)
-        if whole:
-            assert review.unreviewed == 0
-        else:
-            assert review.unreviewed > len(review.decisions) / 2
-            assert all(d.phase is Phase.PLAY for d in review.decisions)
-            assert review.to_dict()["unreviewed"] == review.unreviewed
+        assert review.unreviewed == 0 and review.to_dict()["unreviewed"] == 0
+        assert len(review.decisions) == count_decisions(game)
+        phases = {d.phase for d in review.decisions}
+        assert Phase.PLAY in phases and (Phase.AUCTION in phases or rules.napoleon), phases

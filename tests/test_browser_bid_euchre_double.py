@@ -3,11 +3,11 @@ twelve cards in the hand, on a 390 x 844 phone in two rows of six and on a deskt
 every card inside the screen and the play column, none over another or over the bids, the
 status or the felt, and nothing scrolling sideways; the auction's bids 6 to 12 and the moon as
 buttons; a pair of identical cards one choice (both copies carry the same play, and a click
-plays one copy); the moon's thirteen cards with the partner's card marked once; no Hint button
-(the hints do not play the double deck yet); the start page offering the preset by its name; the
-viewer replaying an uploaded record and, from the games page, a finished table's game, twelve
-cards a seat face up; the games page naming the game. A real ``euchre serve`` and Chromium,
-with the fixtures and helpers of ``test_browser.py``.
+plays one copy); the moon's thirteen cards with the partner's card marked once; the Hint button
+at every turn (the hints advise the double deck by truncated search); the start page offering
+the preset by its name; the viewer replaying an uploaded record and, from the games page, a
+finished table's game, twelve cards a seat face up; the games page naming the game. A real
+``euchre serve`` and Chromium, with the fixtures and helpers of ``test_browser.py``.
 """
 
 # The fixtures imported from test_browser are parameters of the tests here: F811 is expected.
@@ -36,7 +36,7 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
     wait_connected,
 )
 from test_browser_bid_euchre import FIELDS, PHONE_KW, fits, wait_turn
-from test_browser_napoleon import FELT_PARTS, OVERLAPS, no_hints_offered, no_overlap
+from test_browser_napoleon import FELT_PARTS, OVERLAPS, hints_offered, no_overlap
 from test_browser_viewer import _play_out
 
 from euchre import Game, Rules, notation
@@ -107,7 +107,7 @@ def test_a_hand_of_twelve_on_a_phone(pages: Pages) -> None:
     assert page.inner_text("#status").startswith("Your turn: bid 6 to 12 tricks"), page.inner_text("#status")
     rows = hand_fits(page, PHONE, 12)
     assert len(rows) == 2, rows  # two rows of six
-    no_hints_offered(page)
+    hints_offered(page, phone=True)
     pages.shot(page, "auction")
     small = {"width": 360, "height": 740}  # a smaller phone: still all of it on the screen
     page.set_viewport_size(small)
@@ -126,7 +126,7 @@ def test_a_hand_of_twelve_on_a_phone(pages: Pages) -> None:
             assert len(hand_fits(page, PHONE, n)) == 1  # one row once six are left
         else:
             assert len(hand_fits(page, PHONE, n)) == 2
-        no_hints_offered(page)
+        hints_offered(page, phone=True)
         counts = Counter(s["hand"])
         pairs = [a for a in s["legal"] if counts[a.split()[1]] == 2]
         assert len(s["legal"]) == len(set(s["legal"])), s["legal"]
@@ -160,7 +160,7 @@ def test_a_hand_of_twelve_on_a_desktop(pages: Pages) -> None:
     last = page.locator("#hand .card").nth(11).bounding_box()
     assert side is not None and last is not None and last["x"] + last["width"] <= side["x"], (last, side)
     assert "48 cards, every card twice" in page.inner_text("#info")
-    no_hints_offered(page)
+    hints_offered(page)
     assert page.locator("#hints-box").is_visible()
     pages.shot(page, s["phase"])
     while s["phase"] != "play":

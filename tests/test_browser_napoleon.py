@@ -3,9 +3,9 @@ table on a phone, the auction's bids as buttons (only the legal ones, in the eng
 high bid in words, the bidder's first lead and its note that the suit led becomes trump, every
 player's score; three, five and six seats on a desktop and a phone; at every size no seat, trump
 chip, hand number or felt button over another (the corners are seats past four); the Hint button
-at three and five seats, and none at six and seven in the first trick (the heuristic's there), only a
-note that says so, and, with hints stood in for by the test (the socket routed), the Hint button and the strip of
-answers at seven seats on a phone over nothing they should not cover; a misère
+at every table size, the bids and first trick of six and seven seats included (the truncated
+search's), and, with hints stood in for by the test (the socket routed), the strip of answers at
+seven seats on a phone over nothing it should not cover; a misère
 hand's chip saying "No trump", never a suit; the start page offering the preset with its
 switches (players 3 to 7, the number of hands following it); the viewer replaying seven hands
 face up. A real ``euchre serve`` and Chromium, with the fixtures and helpers of ``test_browser.py``.
@@ -36,7 +36,6 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
 from test_browser_hasenpfeffer import FIELDS, PHONE_KW, fits
 
 from euchre import Game, Rules, notation
-from euchre.bots.search_napoleon import EARLY_SEATS
 
 
 def napoleon_table(pages: Pages, name: str, seed: int, players: int) -> dict[str, Any]:
@@ -80,14 +79,13 @@ def no_overlap(page: Any, sels: list[str], at_least: int) -> None:
     assert r["shown"] >= at_least, r
 
 
-def no_hints_offered(page: Any) -> None:
-    """The hints do not play this position (the double deck; Napoleon's first trick at six and
-    seven seats): no Hint button in the felt's corner or the hints box, no strip of answers, and
-    the box (on a desktop) says why."""
-    assert page.evaluate("() => window.euchreTable.state.d.hints") is False
-    assert page.locator("#hint-quick").is_hidden() and page.locator("#hint-button").is_hidden()
-    assert page.locator("#hint-strip").is_hidden()
-    assert "No hints here yet" in page.inner_text("#hint-note") or page.locator("#hints-box").is_hidden()
+def hints_offered(page: Any, phone: bool = False) -> None:
+    """The hints advise this position (every game and position now: the double deck's and
+    Napoleon's at six and seven seats by truncated search): the frame says so, and the seat to act
+    has a Hint button, a phone's in the felt's corner, a desktop's in the hints box."""
+    assert page.evaluate("() => window.euchreTable.state.d.hints") is True
+    assert page.locator("#hint-quick" if phone else "#hint-button").is_visible()
+    assert "No hints here yet" not in page.inner_text("#hint-note")
 
 
 def my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
@@ -123,7 +121,7 @@ def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
         v = d["view"]
         assert len(d["scores"]) == 7 and page.inner_text("#score").count("\u2013") == 6
         no_overlap(page, FELT_PARTS, 8)  # seven seats and the hand's number, the trump chip once made
-        no_hints_offered(page)
+        hints_offered(page, phone=True)
         if v["phase"] == "auction":
             # the bids are buttons, exactly the legal ones, in the engine's words
             assert sorted(s["actions"]) == sorted(s["legal"]) and "pass" in s["legal"], s
@@ -196,12 +194,7 @@ def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
         seats_inside(page, players, DESKTOP["width"])
         no_overlap(page, FELT_PARTS, players + 1)
         assert page.locator("#hints-box").is_visible()
-        if players <= EARLY_SEATS:  # the search plays the whole hand: the bids are hinted
-            assert page.evaluate("() => window.euchreTable.state.d.hints") is True
-            assert page.locator("#hint-button").is_visible()
-        else:  # six and seven seats: the heuristic's first trick, not hinted
-            no_hints_offered(page)
-            assert page.inner_text("#hint-note").startswith("No hints here yet")
+        hints_offered(page)  # the bids too, at six seats by truncated search
         assert s["actions"]
         pages.shot(page, f"desktop-{players}")
         phone = pages.page(name="Ned", **PHONE_KW)
@@ -210,17 +203,17 @@ def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
         my_turn(phone)
         seats_inside(phone, players, PHONE["width"])
         no_overlap(phone, FELT_PARTS, players + 1)
-        if players > EARLY_SEATS:
-            no_hints_offered(phone)
+        hints_offered(phone, phone=True)
         fits(phone)
         pages.shot(phone, f"phone-{players}")
 
 
 def hints_answered(page: Any) -> None:
-    """Stand in for the day the hints advise Napoleon (``euchre.hints.hintable``, the engine's
-    switch, false for it now): the page's socket is routed through this test, which marks every
-    state frame ``hints: true`` and answers a ``hint`` itself, each legal action in its words with
-    made-up points, as the server's hint frame would. The rest passes through unchanged."""
+    """Stand in for the server's hints (a seven-seat hint's search takes a second or more, and its
+    points depend on the deal): the page's socket is routed through this test, which marks every
+    state frame ``hints: true`` and answers a ``hint`` itself, at once, each legal action in its
+    words with made-up points, as the server's hint frame would. The rest passes through
+    unchanged."""
     legal: dict[str, str] = {}
 
     def route(ws: Any) -> None:
@@ -251,7 +244,7 @@ def hints_answered(page: Any) -> None:
 
 
 def test_the_hint_strip_at_seven_seats_on_a_phone(pages: Pages) -> None:
-    """Were hints offered at Napoleon tables: the Hint button sits in the felt's bottom row over no
+    """The hints at a Napoleon table of seven: the Hint button sits in the felt's bottom row over no
     seat, and the strip of answers above the hand, in the engine's words for Napoleon's bids, with
     the hand, the bids and the status all still in the window and nothing over them."""
     t = napoleon_table(pages, "Nora", seed=11, players=7)

@@ -413,3 +413,72 @@ def test_double_deck_samples_look_the_same_from_the_seat() -> None:
                 checked += 1
             s.push(bots[s.to_act].choose(PlayerView.of(s, s.to_act)))
     assert checked > 500 and moons > 50, (checked, moons)
+
+
+def test_a_suit_only_one_seat_may_hold_all_goes_to_it() -> None:
+    """The fallback deal when rejection sampling fails: the double deck's fourth trick with five
+    club copies unseen, two of the three other seats void in clubs and the third void in spades
+    (found by an arena game whose expert could not sample it: the greedy deal gave the third seat
+    its eight cards at random, all five clubs among them about one time in a hundred). Every club
+    must go to the one seat that may hold clubs, and the deal is still random."""
+    from euchre.view import _checked_fill
+
+    clubs, spades, others = list(range(0, 5)), list(range(5, 11)), list(range(11, 23))
+    pool = clubs + spades + others
+    club_mask = sum(1 << c for c in clubs)
+    spade_mask = sum(1 << c for c in spades)
+    need = [7, 0, 8, 8]
+    voids = {0: club_mask, 2: club_mask, 3: spade_mask}
+    hands_of_3 = set()
+    for seed in range(40):
+        fill = PlayerView._constrained_fill if seed % 2 else _checked_fill  # (the greedy fails 4 times in 10)
+        got = fill(pool, [0, 2, 3], need, voids, False, random.Random(seed))
+        assert got is not None
+        deal, _ = got
+        assert sorted(c for cs in deal.values() for c in cs) == pool
+        assert all(len(deal[s]) == need[s] and not any(voids[s] >> c & 1 for c in deal[s]) for s in (0, 2, 3))
+        assert set(clubs) <= set(deal[3])
+        hands_of_3.add(tuple(sorted(deal[3])))
+    assert len(hands_of_3) > 10
+    # No consistent deal: no seat may hold the clubs, and every card must be dealt.
+    voids[3] = club_mask
+    assert _checked_fill(pool, [0, 2, 3], need, voids, False, random.Random(1)) is None
+
+
+def test_the_checked_fill_deals_whenever_a_deal_exists() -> None:
+    """Small random problems (cards, seats, voids, cards no seat gets): the checked fill finds a
+    consistent deal exactly when brute force finds one."""
+    from itertools import product
+
+    from euchre.view import _checked_fill
+
+    rng = random.Random(3)
+    found = 0
+    for _ in range(300):
+        k = rng.randint(1, 3)
+        seats = list(range(k))
+        pool = list(range(rng.randint(2, 6)))
+        need = [rng.randint(0, 2) for _ in seats]
+        if sum(need) > len(pool):
+            continue
+        voids = {s: sum(1 << c for c in pool if rng.random() < 0.4) for s in seats}
+        spare = len(pool) - sum(need)
+
+        def ok(places: tuple[int, ...], need: list[int] = need, voids: dict[int, int] = voids,
+               spare: int = spare) -> bool:
+            return (all(places.count(s) == need[s] for s in range(len(need))) and places.count(-1) == spare
+                    and all(p < 0 or not voids[p] >> c & 1 for c, p in enumerate(places)))
+
+        exists = any(ok(places) for places in product([-1, *seats], repeat=len(pool)))
+        got = _checked_fill(pool, seats, need, voids, spare > 0, random.Random(1))
+        assert (got is not None) == exists
+        if got is not None:
+            deal, buried = got
+            places = [-1] * len(pool)
+            for s, cs in deal.items():
+                for c in cs:
+                    places[c] = s
+            assert ok(tuple(places))
+            assert (buried is None) == (spare == 0) and (buried is None or places[buried] == -1)
+            found += 1
+    assert found > 50

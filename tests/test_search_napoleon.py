@@ -1,20 +1,23 @@
 """The search bot and the exact solver play Napoleon (RULES-FAMILY.md 16): the solver against a
 plain minimax over the engine on whole deals of three to five seats (misère, where the bidder
 plays to take no trick, included), the bot's obvious lead, a misère bidder's duck, a Nap on a
-hand that cannot fail, repeatable decisions and hints."""
+hand that cannot fail, repeatable decisions and hints; at six and seven seats, the truncated search
+of the bids and the first trick (the heuristic plays every seat through the first tricks, the
+solver the rest) against the same rollout played by hand."""
 
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from euchre import Game, Rules, State
 from euchre.actions import NAPOLEON_BIDS, PASS, PLAY_ACTIONS, Action
-from euchre.bots.search import SearchBot
-from euchre.bots.search_napoleon import napoleon_budget, napoleon_searches, napoleon_stake
+from euchre.bots.heuristic import HeuristicBot
+from euchre.bots.search import SearchBot, searches, within_reach
+from euchre.bots.search_napoleon import HANDOVER_TRICKS, napoleon_budget, napoleon_handover, napoleon_stake
 from euchre.cards import Card
-from euchre.errors import RulesError
 from euchre.hints import hint, hintable, searchable
 from euchre.solver import Solver, minimises, thresholds
 from euchre.state import MISERE_LEVEL, Phase
@@ -172,27 +175,109 @@ def test_decisions_and_hints_repeat_given_the_seed() -> None:
 
 
 def test_the_budgets_and_stakes() -> None:
-    assert napoleon_budget(Phase.PLAY, 4, 200, 20) == (100, 1)
-    assert napoleon_budget(Phase.PLAY, 7, 200, 20) == (20, 1)
-    assert napoleon_budget(Phase.AUCTION, 4, 200, 20) == (20, 1)
+    rng = random.Random(1)
+    four_play = bid_deal(4, 2, rng)
+    assert napoleon_budget(PlayerView.of(four_play, four_play.to_act), 200, 20) == (100, 1)
+    seven = early_views(7, 1)
+    assert napoleon_budget(seven["trick 2"], 200, 20) == (20, 1)
+    assert napoleon_budget(seven["auction"], 200, 20) == (20, 1)
+    assert napoleon_budget(seven["trick 1"], 200, 20) == napoleon_budget(seven["lead"], 200, 20) == (40, 1)
+    game = Game(Rules.preset("napoleon"), seed=1)
+    assert napoleon_budget(game.view(game.to_act), 200, 20) == (20, 1)
     assert [napoleon_stake(b, 5) for b in NAPOLEON_BIDS] == [10, 15, 15, 20, 50, 100, 200]
 
 
-def test_six_and_seven_seats_search_from_the_second_trick() -> None:
-    rng = random.Random(2)
-    s = bid_deal(7, 1, rng)
-    view = PlayerView.of(s, s.to_act)
-    assert not napoleon_searches(view) and not searchable(view)
-    bot = SearchBot(seed=1)
-    assert bot.choose(view) == bot._policy.choose(view)  # the heuristic's card in the first trick
-    while not s.tricks:
-        s._push(rng.choice(s.legal_actions()))
-    view = PlayerView.of(s, s.to_act)
-    assert napoleon_searches(view) and searchable(view)
+class Spy(SearchBot):
+    """The search bot, counting the decisions it searches (:meth:`evaluate`)."""
+
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        self.searched: list[PlayerView] = []
+
+    def evaluate(self, view: PlayerView, **kw: object) -> list:  # type: ignore[override]
+        self.searched.append(view)
+        return super().evaluate(view, **kw)  # type: ignore[arg-type]
+
+
+def early_views(players: int, seed: int) -> dict[str, PlayerView]:
+    """Views of the seat to act in heuristic Napoleon games at ``players`` seats, each with a
+    choice: a bid (``auction``), the bidder's first lead (``lead``), a card of the first trick
+    after the lead (``trick 1``) and one of the second trick (``trick 2``), not of a misère."""
+    out: dict[str, PlayerView] = {}
+    g = 0
+    while len(out) < 4:
+        game = Game(Rules.preset("napoleon", players=players), seed=seed * 1000 + g)
+        g += 1
+        bots = [HeuristicBot(s) for s in range(players)]
+        while not game.is_over and len(game.hands) < 2:
+            view = game.view(game.to_act)
+            key = view.phase.name.lower() if view.phase is not Phase.PLAY else f"trick {len(view.tricks) + 1}"
+            if key not in out and len(view.legal_actions) > 1 and view.bid != MISERE_LEVEL:
+                out[key] = view
+            game.push(bots[game.to_act].choose(view))
+    return out
+
+
+@pytest.mark.parametrize("players", [6, 7])
+def test_six_and_seven_seats_search_the_bids_and_the_first_trick(players: int) -> None:
+    """The bids, the first lead and the first trick's cards are searched (truncated), not handed
+    to the heuristic player; with ``early_bids`` and ``early_play`` off the heuristic decides them
+    as before, without a sample; the second trick is within the solver's reach."""
+    views = early_views(players, 2)
+    for key in ("auction", "lead", "trick 1"):
+        view = views[key]
+        assert not within_reach(view) and searches(view) and searchable(view) and hintable(view), key
+        bot = Spy(seed=1, samples=40, auction_samples=8)
+        assert bot.choose(view) in view.legal_actions
+        assert bot.searched == [view], key
+        off = Spy(seed=1, early_bids=False, early_play=False)
+        assert off.choose(view) == HeuristicBot(1).choose(view) and off.searched == []
+    view = views["trick 2"]
+    assert within_reach(view) and searches(view, early_bids=False, early_play=False)
     assert SearchBot(seed=1, samples=20).choose(view) in view.legal_actions
 
 
-def test_a_hint_in_the_first_trick_at_seven_seats_says_when_hints_begin() -> None:
-    game = Game(Rules.preset("napoleon", players=7), seed=2)
-    with pytest.raises(RulesError, match="begin with the second trick"):
-        hint(game.view(game.to_act))
+@pytest.mark.parametrize("players", [6, 7])
+def test_a_truncated_value_is_the_heuristic_through_the_first_tricks_then_the_solver(players: int) -> None:
+    """On one sampled deal, a first-trick card's value (and the first lead's) is what pushing it,
+    letting the heuristic player play every seat through :data:`HANDOVER_TRICKS` tricks, and
+    solving the rest exactly scores: the seat's points less the others' mean."""
+    views = early_views(players, 3)
+    solver, policy = Solver(), HeuristicBot(0)
+    for key in ("lead", "trick 1"):
+        view = views[key]
+        seat = view.seat
+        assert seat is not None
+        sample = view.resample(random.Random(2))
+        actions = list(view.legal_actions)
+        values = SearchBot(seed=1)._values(sample, seat, actions, view)
+        for a in actions:
+            st = sample.copy(stack=False)
+            st._push(a)
+            while not napoleon_handover(st):
+                st._push(policy.choose(PlayerView.of(st, st.to_act)))
+            assert len(st.tricks) == HANDOVER_TRICKS[players] and not st.trick
+            pts = st.score_for(solver.outcome(st))
+            net = pts[seat] - sum(p for s, p in enumerate(pts) if s != seat) / (players - 1)
+            assert values[a] == (net, net), (key, a)
+
+
+def test_hints_at_seven_seats_repeat_and_cover_every_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint on a bid and on a card of the first trick at seven seats: every legal action, the
+    same numbers when asked again, and under a clock a second slower at every reading."""
+    from test_hints import SlowClock
+
+    views = early_views(7, 4)
+    got = []
+    for key in ("auction", "trick 1"):
+        view = views[key]
+        h = hint(view, samples=100, auction_samples=10)
+        assert {x.action for x in h} == set(view.legal_actions)
+        got.append([(x.action, x.points, x.stderr) for x in h])
+    picks = [SearchBot(seed=2, samples=40, auction_samples=8).choose(v) for v in views.values()]
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, SlowClock())
+    again = [[(x.action, x.points, x.stderr) for x in hint(views[k], samples=100, auction_samples=10)]
+             for k in ("auction", "trick 1")]
+    assert again == got
+    assert [SearchBot(seed=2, samples=40, auction_samples=8).choose(v) for v in views.values()] == picks

@@ -21,7 +21,6 @@ from server_support import Client, Live, fresh_database, reply, run, serve
 from test_server_leaks import CARD_RE, check_frames, truth_of
 
 from euchre import Game, notation
-from euchre.bots.search_napoleon import EARLY_SEATS
 from euchre.errors import IllegalActionError
 from euchre.rules import Rules
 
@@ -38,9 +37,9 @@ def check_state(d: dict[str, Any], seat: int | None, players: int) -> None:
     v = d["view"]
     if v is None:
         return
-    # the tables offer hints where the search plays (euchre.hints.hintable): all but the first
-    # trick of six and seven seats
-    assert d["hints"] is (players <= EARLY_SEATS or len(v["tricks"]) >= 1), (d["hints"], players, len(v["tricks"]))
+    # the tables offer hints where the search plays (euchre.hints.hintable): every decision, the
+    # bids and the first trick of six and seven seats too (by truncated search)
+    assert d["hints"] is True, (d["hints"], players, len(v["tricks"]))
     assert v["rules"]["napoleon"] and v["rules"]["players"] == players and v["up_card"] is None
     assert len(v["tricks_won"]) == players and sum(v["tricks_won"]) == len(v["tricks"]) <= 5
     # the high bid in words, the same for everyone

@@ -15,6 +15,7 @@ of each side ace (less with more players, who are likelier to be void and trump 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from euchre.actions import NAPOLEON_BIDS, PASS, Action, play
 from euchre.cards import Card, card_power, deck_cards, effective_suit, plain_trump, trick_winner_index
@@ -30,10 +31,17 @@ bids of 2: one seat with these among the others with those scored +6.3, +11.4 an
 at three, four and five players (150 games per seat, every seat in turn)."""
 
 
-def _live(view: PlayerView, suit: int) -> list[Card]:
+def _live(view: PlayerView, suit: int) -> tuple[Card, ...]:
     """The cards of ``suit`` in this game's pack, highest first (no bowers: natural ranks)."""
+    return _pack_suit(view.rules.deck, suit)
+
+
+@lru_cache(maxsize=64)
+def _pack_suit(deck: int, suit: int) -> tuple[Card, ...]:
+    """:func:`_live`'s answer, kept per pack and suit: the search bot's rollouts ask it for every
+    bid and first lead of every sampled deal (sorting the pack each time was most of a bid's cost)."""
     t = plain_trump(suit)
-    return sorted((c for c in deck_cards(view.rules.deck) if c.suit == suit), key=lambda c: -card_power(c, t))
+    return tuple(sorted((c for c in deck_cards(deck) if c.suit == suit), key=lambda c: -card_power(c, t)))
 
 
 def best_trump_suit(view: PlayerView) -> tuple[int, float]:

@@ -32,8 +32,15 @@ the search cannot tell them from the best (``policy_even``).
 
 Napoleon and the double deck are searched the same way, with what differs in modules of their
 own: Napoleon's budgets by the size of the table, its bidder's first lead (which fixes trump)
-and its misère (:mod:`euchre.bots.search_napoleon`); the double deck's twelve-card hands, played
-by the heuristic until the last five tricks (:mod:`euchre.bots.search_double`).
+and its misère (:mod:`euchre.bots.search_napoleon`); the double deck's twelve-card hands
+(:mod:`euchre.bots.search_double`). Where a sample is past the exact solver's reach (the double
+deck before its last five tricks, Napoleon's first trick at six and seven seats: :func:`within_reach`)
+the search is truncated: each choice is pushed on each sample, the heuristic player plays every
+seat on to where the solver takes over (:func:`handover`: the end of the seventh trick, of the
+second), and the solver values the rest. That is the rollout the bids have always had, carried
+into the card play, so a card of the first trick, a bid, a naming of trump and a moon's exchange
+are all valued by the same machinery (:meth:`SearchBot._values`, :meth:`SearchBot._later`,
+:meth:`SearchBot._hand_points`); the seat's own later cards in the rollout are the heuristic's.
 
 The value of a hand's points depends on the game score: 2 points at 0-0 are worth less than the
 last point at 9-9. With a target and two sides, once a side is within :data:`LATE` points of the
@@ -89,15 +96,23 @@ from typing import TYPE_CHECKING
 from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
 from euchre.bots.heuristic import HeuristicBot
-from euchre.bots.search_double import double_budget, double_searches
-from euchre.bots.search_napoleon import NAPOLEON_MARGIN, napoleon_budget, napoleon_searches, napoleon_stake
+from euchre.bots.search_double import EARLY_EVEN as DOUBLE_EVEN
+from euchre.bots.search_double import double_budget, double_handover, double_within_reach
+from euchre.bots.search_napoleon import EARLY_EVEN as NAPOLEON_EVEN
+from euchre.bots.search_napoleon import (
+    NAPOLEON_MARGIN,
+    napoleon_budget,
+    napoleon_handover,
+    napoleon_stake,
+    napoleon_within_reach,
+)
 from euchre.state import Phase, State
 from euchre.view import PlayerView, seat_actions
 
 if TYPE_CHECKING:
     from euchre.solver import Solver
 
-__all__ = ["SearchBot", "Evaluation", "win_probability", "searches"]
+__all__ = ["SearchBot", "Evaluation", "win_probability", "searches", "within_reach", "handover"]
 
 MISFIT = 0.2
 """Weight of a sample in which another seat's bid is not what the heuristic policy would have
@@ -149,6 +164,10 @@ _EXCHANGE_PHASES = frozenset({Phase.GIVE, Phase.BEST_DISCARD})
 """Bid Euchre's moon exchange (the partner's gift, the shooter's discard of seven): in the six-card
 games these are sampled ``auction_samples`` times too, each of up to seven choices a six-card
 solve (at ``bid_samples`` the shooter's discard took 0.3 s, and up to 2 s when close)."""
+
+_CARD_PHASES = frozenset({Phase.PLAY, Phase.LEAD})
+"""The card play, Napoleon's first lead (which fixes trump) included: a decision beyond the
+solver's reach there is searched with ``early_play``, any other with ``early_bids``."""
 
 _MAKING = frozenset({Kind.ORDER, Kind.ORDER_ALONE, Kind.CALL, Kind.CALL_ALONE})
 """Bids that make trump (the ones :data:`BID_MARGIN` applies to, in the games with an up card)."""
@@ -277,14 +296,39 @@ class _Sums:
         self.rows.append((w, values))
 
 
-def searches(view: PlayerView) -> bool:
-    """Whether the search bot searches this view's decision (else its heuristic player decides):
-    every game and position but the double deck's before its last five tricks (twelve-card hands,
-    :func:`~euchre.bots.search_double.double_searches`) and Napoleon's first trick at six and seven
-    seats (:func:`~euchre.bots.search_napoleon.napoleon_searches`). Hints ask the same."""
+def within_reach(view: PlayerView) -> bool:
+    """Whether this view's decision is valued by the exact solver on each sample with no
+    truncated rollout (see :class:`SearchBot`, ``early_bids`` and ``early_play``): every game and
+    position but the double deck's before its last five tricks (twelve-card hands,
+    :func:`~euchre.bots.search_double.double_within_reach`) and Napoleon's bids and first trick at
+    six and seven seats (:func:`~euchre.bots.search_napoleon.napoleon_within_reach`)."""
     if view.rules.double_deck:
-        return double_searches(view)
-    return not view.rules.napoleon or napoleon_searches(view)
+        return double_within_reach(view)
+    return not view.rules.napoleon or napoleon_within_reach(view)
+
+
+def handover(state: State) -> bool:
+    """Whether a rollout hands this position of a sample over to the exact solver: any position
+    of the card play, but in the double deck only once every hand holds five cards or fewer
+    (:func:`~euchre.bots.search_double.double_handover`) and in Napoleon at six and seven seats
+    only from a later trick (:func:`~euchre.bots.search_napoleon.napoleon_handover`). Before it,
+    the heuristic player plays every seat on (a truncated search)."""
+    if state.rules.double_deck:
+        return double_handover(state)
+    if state.rules.napoleon:
+        return napoleon_handover(state)
+    return state.phase is Phase.PLAY
+
+
+def searches(view: PlayerView, *, early_bids: bool = True, early_play: bool = True) -> bool:
+    """Whether the search bot searches this view's decision (else its heuristic player decides):
+    every decision within the solver's reach (:func:`within_reach`), and the others by truncated
+    rollouts, the bidding ones with ``early_bids`` and the cards with ``early_play`` (both the
+    search bot's defaults, so with the defaults every decision of every game). Hints ask the
+    same."""
+    if within_reach(view):
+        return True
+    return early_play if view.phase in _CARD_PHASES else early_bids
 
 
 class SearchBot(Bot):
@@ -317,6 +361,19 @@ class SearchBot(Bot):
     the search cannot tell apart are played the way a sound player would (cashing the ace against a
     loner rather than a nine the samples happen to rate a little higher); so are the cards given and
     discarded under the house rules (:data:`_EVEN_PHASES`).
+    ``early_bids`` and ``early_play``: the decisions beyond the exact solver's reach (the double
+    deck's before its last five tricks, Napoleon's bids and first trick at six and seven seats:
+    :func:`within_reach`) are searched by truncated rollouts, the bidding ones (bids, naming trump,
+    the moon's exchange) with ``early_bids``, the cards with ``early_play``: each choice pushed on
+    each sample, every seat played on by the heuristic player until the position is within reach
+    (:func:`handover`), then solved exactly (:meth:`_hand_points`). Without them the heuristic player
+    decides those (the bot before truncated search). Their budgets are the games' own
+    (:func:`~euchre.bots.search_double.double_budget`,
+    :func:`~euchre.bots.search_napoleon.napoleon_budget`). ``early_even``: ``policy_even`` applies
+    to every truncated decision, bids included (the heuristic player's choice stands unless the
+    search's best beats it by that many standard errors of the difference): their budgets are a
+    few samples, and the best of several noisy estimates is optimistic. ``None``, the default, is
+    the game's own (:meth:`_early_even`): on in the double deck, off in Napoleon, as measured.
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
@@ -337,11 +394,15 @@ class SearchBot(Bot):
                  close_margin: float = CLOSE_MARGIN, tie_points: float = TIE_POINTS,
                  heuristic_bids: bool = False, policy_even: float = POLICY_EVEN,
                  trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 20,
-                 wide_samples: int = 80, auction_close_factor: int = 2) -> None:
+                 wide_samples: int = 80, auction_close_factor: int = 2, early_bids: bool = True,
+                 early_play: bool = True, early_even: bool | None = None) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
+        self.early_bids = early_bids
+        self.early_play = early_play
+        self.early_even = early_even
         self.heuristic_bids = heuristic_bids
         self.policy_even = policy_even
         self.tie_points = tie_points
@@ -393,18 +454,27 @@ class SearchBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        if not searches(view):
+        if not searches(view, early_bids=self.early_bids, early_play=self.early_play):
             return self._policy.choose(view)
         if self.heuristic_bids and view.phase is not Phase.PLAY:
             return self._policy.choose(view)
         ranked = self.evaluate(view)
-        if self.policy_even > 0 and view.phase in _EVEN_PHASES and len(ranked) > 1:
+        even = view.phase in _EVEN_PHASES or (self._early_even(view) and not within_reach(view))
+        if self.policy_even > 0 and even and len(ranked) > 1:
             usual = self._policy.choose(view)
             mine = next((e for e in ranked if e.action == usual), None)
             if mine is not None and (self._adjusted(ranked[0], view) - self._adjusted(mine, view)) \
                     <= self.policy_even * mine.stderr_vs_best * self._slope(view):
                 return usual
         return ranked[0].action
+
+    def _early_even(self, view: PlayerView) -> bool:
+        """Whether ``policy_even`` holds for this game's truncated bids too (``early_even``, else
+        the game's own: :data:`~euchre.bots.search_double.EARLY_EVEN`,
+        :data:`~euchre.bots.search_napoleon.EARLY_EVEN`)."""
+        if self.early_even is not None:
+            return self.early_even
+        return DOUBLE_EVEN if view.rules.double_deck else NAPOLEON_EVEN if view.rules.napoleon else True
 
     def evaluate(self, view: PlayerView, *, samples: int | None = None,
                  actions: list[Action] | None = None) -> list[Evaluation]:
@@ -422,8 +492,9 @@ class SearchBot(Bot):
             count = samples
         elif view.rules.napoleon:
             count, close = self._napoleon_budget(view)
-        elif view.rules.double_deck:  # (the last five tricks' card play: search_double)
-            count = double_budget(self.samples)
+        elif view.rules.double_deck:  # (search_double: the last five tricks, the truncated rest)
+            count = double_budget(view, self.samples, self.auction_samples)
+            close = 1
         elif view.phase in _AUCTION_PHASES or (view.rules.bids_tricks and view.phase in _EXCHANGE_PHASES):
             count = self.auction_samples
             close = self.auction_close_factor
@@ -465,7 +536,7 @@ class SearchBot(Bot):
     def _napoleon_budget(self, view: PlayerView) -> tuple[int, int]:
         """Napoleon: (samples, close factor) of this decision, the bot's own budgets scaled to the
         table (:func:`~euchre.bots.search_napoleon.napoleon_budget`)."""
-        return napoleon_budget(view.phase, view.rules.players, self.samples, self.auction_samples)
+        return napoleon_budget(view, self.samples, self.auction_samples)
 
     def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView) -> list[Evaluation]:
         """The evaluations from the sums so far, best first (``acc`` is not changed)."""
@@ -635,10 +706,13 @@ class SearchBot(Bot):
     def _values(self, sample: State, seat: int, actions: list[Action],
                 view: PlayerView) -> dict[Action, tuple[float, float] | _Later]:
         """Points and utility of each action on one fully known sample (or, for a bid after
-        which the seat decides again, the values of its choices there)."""
+        which the seat decides again, the values of its choices there): a card within the
+        solver's reach by the solver at once, any other choice pushed, the bidding played on (the
+        seat's own later bids as :meth:`_later` says), then valued by :meth:`_value` (played on
+        first to the solver's reach, if need be)."""
         out: dict[Action, tuple[float, float] | _Later] = {}
         self._solved = {}
-        if sample.phase is Phase.PLAY:
+        if sample.phase is Phase.PLAY and within_reach(view):
             tricks = self._solver.action_outcomes(sample)
             for a in actions:
                 out[a] = self._score(sample, sample.score_for(tricks[a]), seat, view)
@@ -660,23 +734,43 @@ class SearchBot(Bot):
 
     def _hand_points(self, st: State) -> tuple[int, ...]:
         """The points of a hand whose bidding is over: as scored if it was thrown in, else as
-        best play from the first lead scores them.
+        best play from here (the first lead, or the card just pushed) scores them.
 
-        A hand bid in tricks (``st.bid``: the auction games) is solved exactly, once per position
-        of the sample (trump, maker, leader, cards): the rollouts of different bids mostly reach
-        the same few positions, told apart only by the bid, which changes the points and not the
-        play. Elsewhere the cheaper :meth:`~euchre.solver.Solver.outcome` is enough."""
+        A position short of the solver's handover (:func:`handover`: the double deck before its
+        last five tricks, Napoleon's first tricks at six and seven seats) is played on first, every
+        seat by the heuristic player, until the handover (:meth:`_play_on`): the truncated search.
+
+        A hand bid in tricks (``st.bid``: the auction games) is solved exactly from its first
+        lead, once per position of the sample (trump, maker, leader, cards): the rollouts of
+        different bids mostly reach the same few positions, told apart only by the bid, which
+        changes the points and not the play. The double deck's truncated rollout from that first
+        lead is kept with it (its heuristic play reads who made trump, never the bid), so the
+        bids of 6 to 12 a seat wins share one rollout per naming of trump. Elsewhere the cheaper
+        :meth:`~euchre.solver.Solver.outcome` is enough (Napoleon's: one threshold per bid, made
+        or not, one null-window search)."""
         if st.is_over:
             return st.points or (0,) * st.rules.sides
-        if st.rules.napoleon:  # one threshold per bid (made or not): one null-window search
-            return st.score_for(self._solver.outcome(st))
-        if st.bid > 0:
+        if st.bid > 0 and not st.rules.napoleon and not st.tricks and not st.trick:
             key = (st.trump, st.maker, st.to_act, st.out, tuple(st.hands))
             tricks = self._solved.get(key)
             if tricks is None:
-                tricks = self._solved[key] = self._solver.solve(st)
+                end = st if handover(st) else self._play_on(st)
+                tricks = self._solved[key] = end.maker_tricks() if end.is_over else self._solver.solve(end)
             return st.score_for(tricks)
+        if not handover(st):
+            st = self._play_on(st)
+            if st.is_over:
+                return st.points or (0,) * st.rules.sides
         return st.score_for(self._solver.outcome(st))
+
+    def _play_on(self, st: State) -> State:
+        """A copy of ``st`` played on by the heuristic player, every seat (the searching seat's
+        own cards too), until the solver takes over (:func:`handover`) or the hand is over."""
+        st = st.copy(stack=False)
+        policy = self._policy
+        while not st.is_over and not handover(st):
+            st._push(policy.choose(PlayerView.of(st, st.to_act)))
+        return st
 
     def _value(self, st: State, seat: int, view: PlayerView) -> tuple[float, float]:
         """(net points, utility) of a rollout whose bidding is over; a deal cancelled by a misdeal

@@ -20,16 +20,24 @@ Every value is a null-window search ("does the bidder reach the bid?", the only 
 scores), much cheaper than the exact trick count. The solves cost grows fast with the seats (a
 seven-player deal holds 35 of the 52 cards): the budgets below are scaled down with the table so
 that the expert answers within the latency goal; they are counts of samples, never a time.
+
+At six and seven seats a solve from the first trick can take seconds (:data:`EARLY_SEATS`), so
+there the search is truncated until the first trick is over (``truncate`` of the search bot): the
+bids, the first lead and the cards of the first trick are valued by pushing each choice on each
+sample, letting the heuristic player (:mod:`euchre.bots.napoleon`) play every seat to the end of
+the first tricks (:data:`HANDOVER_TRICKS`, :func:`napoleon_handover`), and solving the rest
+exactly from there.
 """
 
 from __future__ import annotations
 
 from euchre.actions import PASS, Action, Kind
-from euchre.state import Phase
+from euchre.state import Phase, State
 from euchre.view import PlayerView
 
-__all__ = ["NAPOLEON_MARGIN", "NAPOLEON_SCALE", "NAPOLEON_BID_SCALE", "EARLY_SEATS", "napoleon_stake",
-           "napoleon_budget", "napoleon_searches"]
+__all__ = ["NAPOLEON_MARGIN", "NAPOLEON_SCALE", "NAPOLEON_BID_SCALE", "NAPOLEON_EARLY_SCALE", "EARLY_SEATS",
+           "EARLY_EVEN", "HANDOVER_TRICKS", "napoleon_stake", "napoleon_budget", "napoleon_within_reach",
+           "napoleon_handover"]
 
 NAPOLEON_MARGIN = 0.02
 """Points a Napoleon bid must beat passing by, per point of its stake (:func:`napoleon_stake`):
@@ -42,18 +50,42 @@ of each size: a five-player deal costs the solver about ten times a four-player 
 seven-player deal a hundred times (bench/README.md, Napoleon), and a sample costs Python work
 besides (the resampling, the rollouts). At four players the expert's 200 give 100."""
 
-NAPOLEON_BID_SCALE = {3: 1.0, 4: 1.0, 5: 0.5, 6: 0.5, 7: 0.5}
+NAPOLEON_BID_SCALE = {3: 1.0, 4: 1.0, 5: 0.5, 6: 1.0, 7: 1.0}
 """The share of the bot's ``auction_samples`` a Napoleon bid gets, by the size of the table (at
-six and seven the heuristic bids: :data:`EARLY_SEATS`)."""
+six and seven seats each sample's bids are rolled out by the heuristic through the first tricks,
+:data:`HANDOVER_TRICKS`, and solved from there: cheaper than five seats' solves from the first
+lead)."""
+
+NAPOLEON_EARLY_SCALE = {6: 0.2, 7: 0.2}
+"""The share of the bot's ``samples`` the first lead and a card of the first trick get at six and
+seven seats, where each is rolled out to the end of the first trick and solved from there."""
 
 EARLY_SEATS = 5
-"""The largest Napoleon table whose bids, first lead and first trick are searched. At six and
-seven seats a sample's first-trick solve takes up to seconds (a seven-player deal holds 35 cards:
-a null-window solve's 90th percentile 120 ms, its worst of 30 deals 4.2 s; from the second trick
-its worst was 84 ms), so there the heuristic player bids, leads and plays the first trick, and the
-bot samples and solves from the second trick on."""
+"""The largest Napoleon table whose bids, first lead and first trick are solved exactly on each
+sample. At six and seven seats a sample's first-trick solve takes up to seconds (a seven-player
+deal holds 35 cards: a null-window solve's 90th percentile 120 ms, its worst of 30 deals 4.2 s;
+from the second trick its worst was 84 ms), so there the search is truncated before the second
+trick: the heuristic player plays the rest of the first trick on each sample, and the solver
+takes over later (:data:`HANDOVER_TRICKS`, :func:`napoleon_handover`)."""
+
+HANDOVER_TRICKS = {6: 2, 7: 2}
+"""At six and seven seats, the tricks a truncated rollout plays (every seat by the heuristic
+player) before the solver values the rest. From the start of the second trick a seven-seat solve
+costs 3.6 ms on average (90th percentile 10 ms, worst of 300 heuristic deals 55 ms), from the third
+0.1 ms (worst 1.4 ms); six seats 1.0 and 0.09 ms. A bid's rollouts end in up to five first leads
+of its own per sample, each solved: from the second trick that put the expert's bids over a
+second."""
 
 _VALUES = {"bid 2": 2, "bid 3": 3, "misere": 3, "bid 4": 4, "nap": 10, "wellington": 20, "blucher": 40}
+
+
+EARLY_EVEN = False
+"""Whether a truncated bid at six and seven seats keeps the heuristic player's choice unless the
+search's best beats it by ``policy_even`` standard errors (the search bot's ``early_even``): no.
+The heuristic bids too little there (a tenth of the hands against the expert), and holding the
+search to it gave up much of the gain: expert - hard +2.53 [+1.95, +3.10] points a hand at six
+seats and +3.85 [+3.15, +4.55] at seven with it, +4.14 [+3.44, +4.85] and +6.49 [+5.40, +7.58]
+without (``euchre arena expert hard --rules napoleon --players 6/7 --deals 120 --seed 7``)."""
 
 
 def napoleon_stake(a: Action, players: int) -> float:
@@ -70,21 +102,36 @@ def napoleon_stake(a: Action, players: int) -> float:
     return _VALUES.get(str(a), 0) * players
 
 
-def napoleon_searches(view: PlayerView) -> bool:
-    """Whether the search bot searches this Napoleon decision (else the heuristic player decides
-    it): every decision at up to :data:`EARLY_SEATS` seats, and from the second trick on at more."""
+def napoleon_within_reach(view: PlayerView) -> bool:
+    """Whether this Napoleon decision is solved exactly on each sample, with no rollout before
+    the solve: every decision at up to :data:`EARLY_SEATS` seats, and from the second trick on at
+    more."""
     return view.rules.players <= EARLY_SEATS or len(view.tricks) >= 1
 
 
-def napoleon_budget(phase: Phase, players: int, samples: int, auction_samples: int) -> tuple[int, int]:
+def napoleon_handover(state: State) -> bool:
+    """Whether a truncated rollout hands this Napoleon position to the solver: any position of
+    the card play at up to :data:`EARLY_SEATS` seats, from :data:`HANDOVER_TRICKS` tricks played
+    at more."""
+    players = state.rules.players
+    return state.phase is Phase.PLAY and (players <= EARLY_SEATS or len(state.tricks) >= HANDOVER_TRICKS[players])
+
+
+def napoleon_budget(view: PlayerView, samples: int, auction_samples: int) -> tuple[int, int]:
     """(samples, close factor) of one Napoleon decision: a card or the first lead takes
-    ``samples`` scaled by :data:`NAPOLEON_SCALE`, a bid ``auction_samples`` scaled by
+    ``samples`` scaled by :data:`NAPOLEON_SCALE` (by :data:`NAPOLEON_EARLY_SCALE` before the
+    second trick at six and seven seats), a bid ``auction_samples`` scaled by
     :data:`NAPOLEON_BID_SCALE` (at least 4 either way), and a close decision takes no more (a
     close factor of 1: the latency goal leaves no room for it at these costs).
 
-    >>> napoleon_budget(Phase.PLAY, 4, 200, 20), napoleon_budget(Phase.AUCTION, 5, 200, 20)
-    ((100, 1), (10, 1))
+    >>> from euchre import Game, Rules
+    >>> g = Game(Rules.preset("napoleon", players=5), seed=1)
+    >>> napoleon_budget(g.view(g.to_act), 200, 20)
+    (10, 1)
     """
-    if phase is Phase.AUCTION:
+    players = view.rules.players
+    if view.phase is Phase.AUCTION:
         return max(round(auction_samples * NAPOLEON_BID_SCALE.get(players, 0.1)), 4), 1
+    if not napoleon_within_reach(view):
+        return max(round(samples * NAPOLEON_EARLY_SCALE.get(players, 0.04)), 4), 1
     return max(round(samples * NAPOLEON_SCALE.get(players, 0.04)), 4), 1

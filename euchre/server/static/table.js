@@ -1527,8 +1527,9 @@
     $("chat-form").classList.toggle("hidden", !open);
   }
 
-  /** The hints advise this game (the frame's d.hints, from the engine: not Napoleon or the double
-      deck yet): where they do not, no Hint button is offered, only a note that says so. */
+  /** The hints advise this position (the frame's d.hints, from the engine's euchre.hints.hintable:
+      every game and position now): where they do not, no Hint button is offered, only a note that
+      says so. */
   function hintsOffered() { const d = D(); return !d || d.hints !== false; }
 
   function askHint() {
