@@ -552,7 +552,8 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
     seat = setup.seat
     players = view.rules.players
     sides = view.rules.sides
-    # Each side's points as one code, and each code's (points, utility) worked out once.
+    # Each side's points as one code (a byte a side: Rules bounds every point value to 0-100), and
+    # each code's (points, utility) worked out once.
     codes = np.zeros(pts.shape[:3], dtype=np.int64)
     for x in range(sides):
         codes |= (pts[:, :, :, x].astype(np.int64) + 32) << (8 * x)
