@@ -111,6 +111,7 @@ MAX_SUFFIX = 24
 """Room for the actions of a rollout up to the seat's own later decision (at most 13: the rest of
 the first round, the second, a discard and two lone-defence answers)."""
 SIDES = 4
+"""Room for the points of each side (a side a seat at most: four)."""
 
 
 def covered(view: PlayerView) -> bool:
