@@ -73,8 +73,8 @@ HANDOVER_TRICKS = {6: 2, 7: 2}
 player) before the solver values the rest. From the start of the second trick a seven-seat solve
 costs 3.6 ms on average (90th percentile 10 ms, worst of 300 heuristic deals 55 ms), from the third
 0.1 ms (worst 1.4 ms); six seats 1.0 and 0.09 ms. A bid's rollouts end in up to five first leads
-of its own per sample, each solved: from the second trick that put the expert's bids over a
-second."""
+of its own per sample, each solved: handing over at the second trick put the expert's seven-seat
+bids at up to 0.94 s (10 samples) and its first-trick cards at 1.5 s (20 samples)."""
 
 _VALUES = {"bid 2": 2, "bid 3": 3, "misere": 3, "bid 4": 4, "nap": 10, "wellington": 20, "blucher": 40}
 
