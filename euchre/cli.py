@@ -553,7 +553,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(f"[yellow]Settings:[/] {warning}", soft_wrap=True)
     hint = None if args.no_hints or not prefs.hints else _hint_function()
     if any(getattr(b, "name", "") == "search" for b in bots.values()) or hint is not None:
-        with console.status("Preparing the computer players..."):
+        with console.status("Preparing the computer players (the first time on a machine: up to a minute or two)..."):
             _warm_up_solver()
 
     from euchre.tui import play_terminal
@@ -875,11 +875,18 @@ def _hint_function() -> Any:
 
 
 def _warm_up_solver() -> None:
-    """Load (or, the first time, compile) the solver before the first decision, not during it."""
+    """Load (or, the first time, compile) the solver and the compiled bidding samples
+    (:mod:`euchre.fastbid`: the expert's bids and the hints') before the first decision, not
+    during it."""
+    from euchre import fastbid
+    from euchre.bots.search import SearchBot
     from euchre.solver import Solver
     from euchre.state import Phase
+    from euchre.view import PlayerView
 
     s = State.random(Rules(), dealer=0, rng=random.Random(0))
+    view = PlayerView.of(s, s.to_act)
+    fastbid.sample_values(SearchBot(seed=0), view, list(view.legal_actions), 2, 0)
     s.push("order")
     while s.phase is not Phase.PLAY:
         s.push(s.legal_actions()[0])

@@ -44,12 +44,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later, _Sums, searches, within_reach
+from euchre.bots.search import Evaluation, SearchBot, _Later, searches, within_reach
 from euchre.cards import effective_suit
 from euchre.errors import RulesError
 from euchre.view import _HOUSE_PHASES, PlayerView
+
+if TYPE_CHECKING:
+    from euchre.fastbid import Samples
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
            "HINT_HOUSE_BID_SAMPLES", "HINT_SISTER_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
@@ -249,51 +253,31 @@ def _features(view: PlayerView, hands: list[tuple[int, ...]]):  # -> numpy array
     return X[:, X.std(axis=0) > 1e-12]
 
 
-def _covered(view: PlayerView) -> bool:
-    """Whether the compiled bidding samples value this view (:func:`euchre.fastbid.covered`; never
-    a card play). :mod:`euchre.fastbid` loads numba and the batch engine, so it is imported only
-    by a hint before the play: ``import euchre`` stays light."""
-    if view.phase.name == "PLAY":
-        return False
-    from euchre import fastbid
-
-    return fastbid.covered(view)
-
-
 class _HintBot(SearchBot):
     """The search bot as a hint uses it: it keeps each sampled deal's hands and, with ``control``,
     corrects each action's points by the control variate (:func:`_features`)."""
 
     def __init__(self, *args: object, control: bool = True, compiled: bool = True, threads: int = 1,
                  **kw: object) -> None:
-        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        super().__init__(*args, compiled_bids=compiled, **kw)  # type: ignore[arg-type,misc]
         self.control = control
-        self.compiled = compiled
         self.threads = threads
         self._hands: list[tuple[int, ...]] = []
 
     def evaluate(self, view: PlayerView, *, samples: int | None = None,
                  actions: list[Action] | None = None) -> list[Evaluation]:
         self._hands = []
-        if self.compiled and actions is not None and self.close_factor <= 1 and not self.infer_bids \
-                and _covered(view):
-            return self._evaluate_compiled(view, self.bid_samples if samples is None else samples, actions)
         return super().evaluate(view, samples=samples, actions=actions)
 
-    def _evaluate_compiled(self, view: PlayerView, count: int, actions: list[Action]) -> list[Evaluation]:
-        """:meth:`SearchBot.evaluate` of a bid on the compiled samples (:mod:`euchre.fastbid`): the
-        same values per deal, the deals drawn by the compiled sampler from a seed this bot's
-        generator gives (so a function of the hint's seed). Every sample weighs 1 (the bidding is
-        not read) and no choice is dropped (``actions`` given), as in the Python loop."""
+    def _compiled_batch(self, view: PlayerView, candidates: list[Action], count: int, seed: int,
+                        first: int) -> Samples:
+        """The compiled samples (:mod:`euchre.fastbid`) on ``threads`` threads, their hands kept
+        for the control variate."""
         from euchre import fastbid
 
-        count = max(count, 1)
-        got = fastbid.sample_values(self, view, actions, count, self._rng.getrandbits(64), threads=self.threads)
-        acc = _Sums({a: [0.0, 0.0] for a in actions}, {})
-        for values in got.values:
-            acc.add(values, 1.0)
-        self._hands = got.hands
-        return self._finish(acc, list(actions), view)
+        got = fastbid.sample_values(self, view, candidates, count, seed, first=first, threads=self.threads)
+        self._hands.extend(got.hands)
+        return got
 
     def _values(self, sample, seat, actions, view):  # type: ignore[no-untyped-def]
         self._hands.append(tuple(sample.hands))
@@ -380,12 +364,10 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
-                   auction_samples=auction_samples, threads=threads)
+                   auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS and within_reach(view):
         bot.samples = samples * LATE_FACTOR  # (not the truncated search's: its rollouts cost as much late)
-    elif view.phase.name != "PLAY" and not _covered(view):
-        bot.bid_samples = min(bid_samples, house_bid_samples)  # (the Python path: 1.5 ms a deal)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points
     return [Hint(e.action, e.points, e.stderr, best - e.points, e.stderr_vs_best, e.samples) for e in evals]

@@ -225,3 +225,34 @@ def test_importing_euchre_does_not_load_the_compiled_code() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_bot_on_compiled_samples_follows_the_python_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compiled_bids``: on the same deals, the search bot's own decision (round 2's pruning after
+    a quarter of the budget, a close bid sampled on in steps) comes out exactly as the Python loop's."""
+    views = [v for v in bid_views(Rules(), 13, 60) if v.phase in (Phase.BID1, Phase.BID2, Phase.DISCARD)][:12]
+    assert {v.phase for v in views} >= {Phase.BID1, Phase.BID2}
+    opts = {"bid_samples": 16, "min_samples": 4, "close_factor": 3, "close_margin": 1.0}
+    pruned = stopped = 0
+    for i, view in enumerate(views):
+        compiled = SearchBot(seed=i, compiled_bids=True, **opts).evaluate(view)  # type: ignore[arg-type]
+        seed = random.Random(i).getrandbits(64)
+        deals = iter(fastbid.sample_values(SearchBot(seed=0), view, list(view.legal_actions), 48, seed).deals)
+        monkeypatch.setattr(PlayerView, "resample", lambda self, rng, d=deals: fastbid.sample_state(self, next(d)))
+        python = SearchBot(seed=i, **opts).evaluate(view)  # type: ignore[arg-type]
+        monkeypatch.undo()
+        assert [e.action for e in compiled] == [e.action for e in python]
+        assert [e.samples for e in compiled] == [e.samples for e in python]
+        for c, p in zip(compiled, python, strict=True):
+            assert c.points == pytest.approx(p.points) and c.stderr_vs_best == pytest.approx(p.stderr_vs_best)
+        pruned += len(compiled) < len(view.legal_actions)
+        stopped += compiled[0].samples < 48
+    assert pruned and stopped, "some round-2 call is dropped and some bid is clear before the last step"
+
+
+def test_a_bot_on_compiled_samples_decides_by_its_seed() -> None:
+    view = next(v for v in bid_views(Rules(), 17, 20) if v.phase is Phase.BID1)
+    a = SearchBot(seed=8, compiled_bids=True, bid_samples=200)
+    b = SearchBot(seed=8, compiled_bids=True, bid_samples=200)
+    assert a.evaluate(view) == b.evaluate(view)
+    assert a.choose(view) == b.choose(view)

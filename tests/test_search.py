@@ -394,11 +394,14 @@ def test_passing_counts_the_seats_own_round_two_call() -> None:
 
 @pytest.mark.parametrize(("close_margin", "expected"), [(0.0, 8), (100.0, 24)])
 def test_a_close_bid_takes_more_samples(close_margin: float, expected: int) -> None:
-    """A bid is sampled ``bid_samples`` times, and up to ``close_factor`` times as often while its
-    best choice leads the next by less than ``close_margin`` points: never (0) and always (100)."""
+    """A bid valued in Python is sampled ``bid_samples`` times, and up to ``close_factor`` times as
+    often while its best choice leads the next by less than ``close_margin`` points: never (0) and
+    always (100). On the compiled samples it is not extended: its budget is already large."""
     view = PlayerView.of(top_five(), 1)
-    bot = tiny(seed=3, bid_samples=8, close_factor=3, close_margin=close_margin)
+    bot = tiny(seed=3, bid_samples=8, close_factor=3, close_margin=close_margin, compiled_bids=False)
     assert {e.samples for e in bot.evaluate(view)} == {expected}
+    fast = tiny(seed=3, bid_samples=8, close_factor=3, close_margin=close_margin)
+    assert {e.samples for e in fast.evaluate(view)} == {8}
     # An evaluation with a sample count asked for is never extended, nor a card play.
     assert {e.samples for e in bot.evaluate(view, samples=5)} == {5}
     play = views_by_phase(AMERICAN, range(40))[Phase.PLAY]

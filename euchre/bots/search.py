@@ -110,6 +110,7 @@ from euchre.state import Phase, State
 from euchre.view import PlayerView, seat_actions
 
 if TYPE_CHECKING:
+    from euchre.fastbid import Samples
     from euchre.solver import Solver
 
 __all__ = ["SearchBot", "Evaluation", "win_probability", "searches", "within_reach", "handover"]
@@ -134,6 +135,14 @@ Hasenpfeffer and Bid Euchre)."""
 PLAY_MISFIT = 0.3
 """Weight of a sample for each card the other side played that the heuristic policy would not
 have played with the sampled hand (reading the card play; ``infer_play``)."""
+BID_SAMPLES = 800
+"""Sampled deals per decision before the play (a bid, the dealer's discard, a lone defence), where
+the compiled samples value it (:mod:`euchre.fastbid`, about 0.2 ms a deal on one core: see
+``compiled_bids``)."""
+HOUSE_BID_SAMPLES = 64
+"""At most this many sampled deals per such decision where the Python path values it (the house
+rules :mod:`euchre.fastbid` does not cover: about 1 ms a deal), up to ``close_factor`` times as many
+when the decision is close."""
 CLOSE_MARGIN = 0.3
 """A bid whose best choice leads the next by less than this (points, margins included) is close:
 sampling goes on, up to ``close_factor`` times the bid samples."""
@@ -296,6 +305,17 @@ class _Sums:
         self.rows.append((w, values))
 
 
+def compiled_covers(view: PlayerView) -> bool:
+    """Whether the compiled bidding samples value this view (:func:`euchre.fastbid.covered`; never
+    a card play). :mod:`euchre.fastbid` loads numba and the batch engine, so it is imported only
+    when a decision before the play asks: ``import euchre`` stays light."""
+    if view.phase is Phase.PLAY:
+        return False
+    from euchre import fastbid
+
+    return fastbid.covered(view)
+
+
 def within_reach(view: PlayerView) -> bool:
     """Whether this view's decision is valued by the exact solver on each sample with no
     truncated rollout (see :class:`SearchBot`, ``early_bids`` and ``early_play``): every game and
@@ -335,9 +355,10 @@ class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
     ``samples`` deals are solved for a card play, ``bid_samples`` for a bid or discard (each bid
-    costs a whole-hand solve per sample and candidate); in round 2 calls clearly behind are dropped
-    after a quarter of the bid samples (at least ``min_samples``); a close bid (its best choice ahead by
-    less than ``close_margin`` points) is sampled up to ``close_factor`` times as often.
+    costs a whole-hand solve per sample and candidate; see ``compiled_bids``); in round 2 calls
+    clearly behind are dropped after a quarter of the bid samples (at least ``min_samples``); a close
+    bid valued in Python (its best choice ahead by less than ``close_margin`` points) is sampled up
+    to ``close_factor`` times as often.
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
     (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
     it did not pay, see the module docstring), ``score_aware`` values points by the chance of
@@ -375,6 +396,17 @@ class SearchBot(Bot):
     few samples, and the best of several noisy estimates is optimistic. ``None``, the default, is
     the game's own (:meth:`_early_even`): on in the double deck, off in Napoleon, as measured.
 
+    ``compiled_bids`` (on by default): a decision before the play that :mod:`euchre.fastbid` covers
+    (the Euchre games' bids, discards, takes, namings of the Joker's trump and lone defences, under
+    every house rule but call for best, ace-no-face and the farmer's hand) is valued on
+    ``bid_samples`` compiled samples: the same value per deal as the Python path and the same
+    pruning (:meth:`_evaluate_compiled`), at about a fifth of the cost, the deals drawn by the
+    compiled sampler (so other deals than the Python path's for one seed). A decision the Python
+    path values takes at most ``house_bid_samples`` (and ``close_factor`` times as many when close).
+    Against 64 a bid (up to 192 when close), 800 gained +0.013 +- 0.034 points per hand and 1,000
+    (up to 3,000) +0.044 +- 0.037, on 600 deals each (bench/README.md).
+    The first use on a machine compiles that code (a minute or two; cached on disk after).
+
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
     same on a loaded machine as on an idle one. ``time_limit`` is accepted only as ``None`` (old
@@ -386,7 +418,7 @@ class SearchBot(Bot):
     napoleon_margin = NAPOLEON_MARGIN
     """Napoleon: points a bid owes per point of its stake (:data:`~euchre.bots.search_napoleon.NAPOLEON_MARGIN`)."""
 
-    def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = 64,
+    def __init__(self, seed: int | None = None, *, samples: int = 200, bid_samples: int = BID_SAMPLES,
                  min_samples: int = 8, time_limit: None = None, infer_bids: bool = False,
                  score_aware: bool = True, bid_margin: float = BID_MARGIN,
                  alone_margin: float = ALONE_MARGIN, own_bids: bool = True,
@@ -395,11 +427,14 @@ class SearchBot(Bot):
                  heuristic_bids: bool = False, policy_even: float = POLICY_EVEN,
                  trick_margin: float = TRICK_BID_MARGIN, auction_samples: int = 20,
                  wide_samples: int = 80, auction_close_factor: int = 2, early_bids: bool = True,
-                 early_play: bool = True, early_even: bool | None = None) -> None:
+                 early_play: bool = True, early_even: bool | None = None, compiled_bids: bool = True,
+                 house_bid_samples: int = HOUSE_BID_SAMPLES) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
         self.seed = seed
+        self.compiled_bids = compiled_bids
+        self.house_bid_samples = house_bid_samples
         self.early_bids = early_bids
         self.early_play = early_play
         self.early_even = early_even
@@ -487,6 +522,7 @@ class SearchBot(Bot):
         legal = list(view.legal_actions) if actions is None else list(actions)
         prune = actions is None
         bidding = view.phase is not Phase.PLAY
+        fast = bidding and self.compiled_bids and not self.infer_bids and compiled_covers(view)
         close = self.close_factor
         if samples is not None:
             count = samples
@@ -499,7 +535,8 @@ class SearchBot(Bot):
             count = self.auction_samples
             close = self.auction_close_factor
         elif bidding:
-            count = self.bid_samples
+            count = self.bid_samples if fast else min(self.bid_samples, self.house_bid_samples)
+            close = 1 if fast else close
         else:
             # (the first two tricks of the six-card games: each sample a solve of five or six cards a hand)
             count = self.wide_samples if view.rules.hand_size > 5 and len(view.hand) >= 5 else self.samples
@@ -509,6 +546,8 @@ class SearchBot(Bot):
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
         most = count * close if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
+        if fast:
+            return self._evaluate_compiled(view, legal, count, prune)
         acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
         fits: dict[tuple[object, ...], Action | None] = {}  # the other side's plays, explained
         candidates = legal
@@ -532,6 +571,32 @@ class SearchBot(Bot):
                 if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
                     break
         return self._finish(acc, candidates, view)
+
+    def _evaluate_compiled(self, view: PlayerView, candidates: list[Action], count: int,
+                           prune: bool) -> list[Evaluation]:
+        """:meth:`evaluate` of a decision before the play on ``count`` compiled samples
+        (:mod:`euchre.fastbid`): the same values per deal as the Python loop and round 2's
+        pruning after a quarter of the budget, the deals drawn by the compiled sampler from one seed
+        this bot's generator gives. Every sample weighs 1 (the bidding is not read). A close bid
+        is not sampled on (``close_factor``): the budget is already many times the Python path's
+        most."""
+        seed = self._rng.getrandbits(64)
+        acc = _Sums({a: [0.0, 0.0] for a in candidates}, {})
+        cut = max(self.min_samples, count // 4) if prune and view.phase is Phase.BID2 else count + 1
+        for first, upto in ((0, min(cut, count)), (cut, count)):
+            if upto > first:
+                for values in self._compiled_batch(view, candidates, upto - first, seed, first).values:
+                    acc.add(values, 1.0)
+            if upto == cut:
+                candidates = self._prune(candidates, acc)
+        return self._finish(acc, candidates, view)
+
+    def _compiled_batch(self, view: PlayerView, candidates: list[Action], count: int, seed: int,
+                        first: int) -> Samples:
+        """Samples ``first`` to ``first + count`` of ``seed``, valued by :func:`euchre.fastbid.sample_values`."""
+        from euchre import fastbid
+
+        return fastbid.sample_values(self, view, candidates, count, seed, first=first)
 
     def _napoleon_budget(self, view: PlayerView) -> tuple[int, int]:
         """Napoleon: (samples, close factor) of this decision, the bot's own budgets scaled to the
