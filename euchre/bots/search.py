@@ -404,7 +404,8 @@ class SearchBot(Bot):
     compiled sampler (so other deals than the Python path's for one seed). A decision the Python
     path values takes at most ``house_bid_samples`` (and ``close_factor`` times as many when close).
     Against 64 a bid (up to 192 when close), 800 gained +0.013 +- 0.034 points per hand and 1,000
-    (up to 3,000) +0.044 +- 0.037, on 600 deals each (bench/README.md).
+    (up to 3,000) +0.044 +- 0.037, on 600 deals each, and head to head against the frozen expert
+    -0.004 +- 0.033 over 1,000 (bench/README.md): little, but it costs no latency that matters.
     The first use on a machine compiles that code (a minute or two; cached on disk after).
 
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
