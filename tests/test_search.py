@@ -630,3 +630,13 @@ def test_own_later_discards_are_grouped_by_the_card_received() -> None:
         keys.setdefault(gift.card, set()).add(later.key)
     assert len(keys) > 1 and all(len(group) == 1 for group in keys.values())
     assert len({k for group in keys.values() for k in group}) == len(keys)
+
+
+@pytest.mark.parametrize("options", [{"bid_samples": "many"}, {"samples": 0}, {"house_bid_samples": -1},
+                                     {"close_factor": 1.5}, {"wide_samples": True}])
+def test_a_budget_that_is_not_a_count_is_refused_up_front(options: dict[str, object]) -> None:
+    """A bad budget from a bot spec (``'expert:{"bid_samples": "many"}'``) is said when the bot is
+    made, naming the option, not as a TypeError in the middle of a game."""
+    name = next(iter(options))
+    with pytest.raises(ValueError, match=f"^{name} must be a whole number of at least 1"):
+        SearchBot(seed=1, **options)  # type: ignore[arg-type]

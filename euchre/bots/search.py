@@ -433,6 +433,13 @@ class SearchBot(Bot):
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
+        budgets = {"samples": samples, "bid_samples": bid_samples, "min_samples": min_samples,
+                   "auction_samples": auction_samples, "wide_samples": wide_samples,
+                   "house_bid_samples": house_bid_samples, "close_factor": close_factor,
+                   "auction_close_factor": auction_close_factor}
+        for name, value in budgets.items():
+            if isinstance(value, bool) or not hasattr(value, "__index__") or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         self.seed = seed
         self.compiled_bids = compiled_bids
         self.house_bid_samples = house_bid_samples
@@ -537,18 +544,17 @@ class SearchBot(Bot):
             close = self.auction_close_factor
         elif bidding:
             count = self.bid_samples if fast else min(self.bid_samples, self.house_bid_samples)
-            close = 1 if fast else close
         else:
             # (the first two tricks of the six-card games: each sample a solve of five or six cards a hand)
             count = self.wide_samples if view.rules.hand_size > 5 and len(view.hand) >= 5 else self.samples
         count = max(count, 1)
         self._redeal, self._redeals = None, 2 * count  # a misdeal's worth, once needed (_redeal_value)
         self._namings = None
+        if fast:
+            return self._evaluate_compiled(view, legal, count, prune)
         # A close bid may take more samples (up to ``close_factor`` times), a clear one stops at count.
         most = count * close if bidding and samples is None else count
         step = max(count // 2, 1)  # samples between two looks at whether the bid is still close
-        if fast:
-            return self._evaluate_compiled(view, legal, count, prune)
         acc = _Sums({a: [0.0, 0.0] for a in legal}, {})
         fits: dict[tuple[object, ...], Action | None] = {}  # the other side's plays, explained
         candidates = legal
