@@ -196,7 +196,7 @@ class GameRecord:
             if h.points is not None:
                 d["points"] = list(h.points)
             if h.elapsed is not None:
-                d["elapsed"] = round(h.elapsed, 3)
+                d["elapsed"] = _written_elapsed(h.elapsed, self.rules)
             if h.notes:
                 d["notes"] = _plain(h.notes)
             hands.append(d)
@@ -404,6 +404,16 @@ def _toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RecordError(f"not valid TOML: {e}") from None
+
+
+def _written_elapsed(elapsed: float, rules: Rules) -> float:
+    """``elapsed`` to the millisecond for the reader, unless rounding would carry it across the
+    timed game's end (3.5996 s of a 3.6 s game written as 3.6 would end the replay a hand early):
+    then the reading is kept exactly, so the record replays as it was played."""
+    shown = round(elapsed, 3)
+    if rules.duration is not None and (shown >= rules.duration * 60) != (elapsed >= rules.duration * 60):
+        return elapsed
+    return shown
 
 
 def _replay_clock(readings: list[float]) -> Callable[[], float]:

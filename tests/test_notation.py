@@ -69,6 +69,26 @@ def test_timed_game_replays_to_the_same_end() -> None:
     assert len(rec.replay().hands) == len(game.hands)
 
 
+def test_timed_hand_ending_a_hair_before_time_keeps_the_game_going_on_replay() -> None:
+    """A hand that ended 0.4 ms before a 3.6 s game's time (a server's timed table did) must not be
+    written as 3.6 s: the replay would end the game there and refuse the next hand."""
+    rules = Rules.preset("timed", duration=0.06)
+    limit = rules.duration * 60  # 3.5999999999999996: not even a whole number of milliseconds
+    readings = iter([0.0, 1.2, limit - 0.0004, limit + 0.0004, limit + 1.0])
+    game = Game(rules, seed=3, clock=lambda: next(readings))
+    rng = random.Random(3)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    played = list(game.elapsed)
+    assert played[:3] == [1.2, limit - 0.0004, limit + 0.0004]  # the third hand ended the game
+    text = notation.dumps(game)
+    assert "elapsed = 1.2\n" in text  # still to the millisecond where that changes nothing
+    rec = notation.loads(text)
+    replayed = rec.replay()
+    assert len(replayed.hands) == len(game.hands) and replayed.scores == game.scores
+    assert rec.hands[1].elapsed is not None and rec.hands[1].elapsed < limit
+
+
 def test_save_and_load_file(tmp_path: Path) -> None:
     game = _random_game(Rules.preset("cut-throat"), seed=2)
     path = tmp_path / "sub" / "g.toml"
