@@ -313,6 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--max-connections-per-client", type=_nonneg_int, default=256, metavar="N",
                      help="connections one client address may hold open at once (default 256; 0 no limit; "
                           "connections from this machine, such as a reverse proxy's, are not counted)")
+    srv.add_argument("--no-warm-up", action="store_true",
+                     help="do not prepare the computer players' compiled code while starting (the first expert "
+                          "bid or hint on a fresh install then waits a minute or two for it)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      metavar="LEVEL", help="debug, info, warning (default) or error")
     srv.add_argument("--log-format", default="text", choices=["text", "json"], metavar="FORMAT",
@@ -438,7 +441,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                           max_tables=args.max_tables, max_tables_per_client=args.max_tables_per_client)
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
                  allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression,
-                 log_format=args.log_format, max_connections_per_client=args.max_connections_per_client)
+                 log_format=args.log_format, max_connections_per_client=args.max_connections_per_client,
+                 warm_up=not args.no_warm_up)
 
 
 # --- play ----------------------------------------------------------------------------------------
@@ -554,7 +558,9 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     hint = None if args.no_hints or not prefs.hints else _hint_function()
     if any(getattr(b, "name", "") == "search" for b in bots.values()) or hint is not None:
         with console.status("Preparing the computer players (the first time on a machine: up to a minute or two)..."):
-            _warm_up_solver()
+            from euchre.bots.warmup import warm_up
+
+            warm_up()
 
     from euchre.tui import play_terminal
 
@@ -872,25 +878,6 @@ def _hint_function() -> Any:
     from euchre.hints import hint
 
     return hint
-
-
-def _warm_up_solver() -> None:
-    """Load (or, the first time, compile) the solver and the compiled bidding samples
-    (:mod:`euchre.fastbid`: the expert's bids and the hints') before the first decision, not
-    during it."""
-    from euchre import fastbid
-    from euchre.bots.search import SearchBot
-    from euchre.solver import Solver
-    from euchre.state import Phase
-    from euchre.view import PlayerView
-
-    s = State.random(Rules(), dealer=0, rng=random.Random(0))
-    view = PlayerView.of(s, s.to_act)
-    fastbid.sample_values(SearchBot(seed=0), view, list(view.legal_actions), 2, 0)
-    s.push("order")
-    while s.phase is not Phase.PLAY:
-        s.push(s.legal_actions()[0])
-    Solver().solve(s)
 
 
 # --- simulate ----------------------------------------------------------------------------------

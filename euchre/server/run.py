@@ -51,8 +51,12 @@ def bind(host: str, port: int | None) -> socket.socket:
 def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str | None = None,
           config: ServerConfig | None = None, allow_origins: list[str] | None = None,
           log_level: str = "warning", ws_compression: bool = False, log_format: str = "text",
-          max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT) -> int:
-    """Run the server until interrupted; prints the address first (on its own line, flushed)."""
+          max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT, warm_up: bool = True) -> int:
+    """Run the server until interrupted; prints the address first (on its own line, flushed).
+
+    With ``warm_up``, the computer players' compiled code is loaded (compiled, the first time on a
+    machine) in a background thread while the server starts taking connections, so the first
+    expert bid or hint at a table does not wait for numba."""
     url = database_url or default_database_url()
     try:
         Store(url).close()  # opens, migrates and closes: a bad URL or an unreachable server is said here
@@ -71,6 +75,12 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     setup_logging(log_level, log_format)
     print(f"Euchre server: http://{shown}:{actual}/", flush=True)
     print(f"Database: {_safe(url)}", flush=True)
+    if warm_up:
+        from euchre.bots.warmup import warm_up_in_background
+
+        print("Preparing the computer players in the background (the first time on a machine: a minute or two).",
+              flush=True)
+        warm_up_in_background()
     print("Press Ctrl-C to stop.", flush=True)
     # Compression is off by default: frames are ~2 KB, and deflate cost a sixth of the server's CPU
     # per action under load (bench/server.py).
