@@ -488,12 +488,30 @@ async def play_game(base: str, http: Http, preset: str, rules: dict[str, Any], l
     tasks.append(asyncio.create_task(spectator(ws_url, table, rng.uniform(0.05, 0.5))))
     tasks.append(asyncio.create_task(watch_http(http, table, rng)))
     while True:
-        f = await first.recv(30)
+        try:
+            f = await first.recv(30)
+        except TimeoutError:
+            raise AssertionError(await stalled(http, table)) from None
         if f["t"] == "state" and f["d"]["status"] == "over":
             break
     await first.close()
     await asyncio.gather(*tasks)
     return table
+
+
+async def stalled(http: Http, table: Table) -> str:
+    """What a table that sent no frame for 30 s looked like: the server's public facts, and each
+    connection's last frames (which seat, the version it saw, whether it had a turn, the refusals)."""
+    info = (await http.get(f"/api/tables/{table.id}")).text
+    lines = [f"table {table.id} sent nothing for 30 s; the server says: {info[:1500]}"]
+    for seen in table.seen:
+        c = seen.client
+        last = [json.loads(raw) for raw in c.frames[-6:]]
+        said = [(f["t"], f.get("v"), f.get("code"),
+                 bool(((f.get("d") or {}).get("view") or {}).get("legal")) if f["t"] == "state" else None)
+                for f in last]
+        lines.append(f"seat {seen.recipient}: v {c.v}, open {c.ws.state.name}, last frames {said}")
+    return "\n".join(lines)
 
 
 async def play_many(base: str, preset: str, rules: dict[str, Any], level: str, games: int,
