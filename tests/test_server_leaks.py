@@ -491,7 +491,7 @@ async def play_game(base: str, http: Http, preset: str, rules: dict[str, Any], l
         try:
             f = await first.recv(30)
         except TimeoutError:
-            raise AssertionError(await stalled(http, table)) from None
+            raise AssertionError(await stalled(http, table, tasks)) from None
         if f["t"] == "state" and f["d"]["status"] == "over":
             break
     await first.close()
@@ -499,11 +499,13 @@ async def play_game(base: str, http: Http, preset: str, rules: dict[str, Any], l
     return table
 
 
-async def stalled(http: Http, table: Table) -> str:
-    """What a table that sent no frame for 30 s looked like: the server's public facts, and each
-    connection's last frames (which seat, the version it saw, whether it had a turn, the refusals)."""
+async def stalled(http: Http, table: Table, tasks: list[asyncio.Task[None]]) -> str:
+    """What a table that sent no frame for 30 s looked like: the server's public facts, each
+    connection's last frames (which seat, the version it saw, whether it had a turn, the refusals),
+    and the random clients that gave up (a seat whose only person is gone waits for them)."""
     info = (await http.get(f"/api/tables/{table.id}")).text
     lines = [f"table {table.id} sent nothing for 30 s; the server says: {info[:1500]}"]
+    lines += [f"client task ended: {t.exception()!r}" for t in tasks if t.done() and t.exception() is not None]
     for seen in table.seen:
         c = seen.client
         last = [json.loads(raw) for raw in c.frames[-6:]]
