@@ -505,7 +505,8 @@ async def stalled(http: Http, table: Table, tasks: list[asyncio.Task[None]]) -> 
     and the random clients that gave up (a seat whose only person is gone waits for them)."""
     info = (await http.get(f"/api/tables/{table.id}")).text
     lines = [f"table {table.id} sent nothing for 30 s; the server says: {info[:1500]}"]
-    lines += [f"client task ended: {t.exception()!r}" for t in tasks if t.done() and t.exception() is not None]
+    lines += [f"client task ended: {t.exception()!r}" for t in tasks
+              if t.done() and not t.cancelled() and t.exception() is not None]
     for seen in table.seen:
         c = seen.client
         last = [json.loads(raw) for raw in c.frames[-6:]]
