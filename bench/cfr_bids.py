@@ -25,7 +25,7 @@ Three steps, each reproducible on this 2-core machine:
 
     python bench/cfr_bids.py leaves --deals 20000 --seed 1 --out /tmp/cfr_leaves.npz
     python bench/cfr_bids.py train --data /tmp/cfr_leaves.npz --iters 3000 --out bench/cfr_bids_policy.json
-    python bench/paired.py expert cfr-expert --deals 600 --seed 71
+    python bench/paired.py expert cfr-expert --deals 300 --seed 71
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 import _baseline_expert  # noqa: E402, F401  (registers the bot "frozen-expert")
+import cfr_bids  # noqa: E402, F401  (registers the bot "cfr-expert", an experiment: bench/README.md)
 from bots import deal, net_points, play_hand, run_chunks  # noqa: E402
 
 from euchre.bots import Bot, make_bot  # noqa: E402
