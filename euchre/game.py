@@ -180,7 +180,7 @@ class Game:
         if r.target is not None:
             ended = max(self.scores) >= r.target
         elif r.duration is not None:
-            ended = self.elapsed[-1] >= r.duration * 60
+            ended = r.time_is_up(self.elapsed[-1])
         else:
             assert r.deals is not None
             ended = self.played_hands >= r.deals

@@ -411,7 +411,7 @@ def _written_elapsed(elapsed: float, rules: Rules) -> float:
     timed game's end (3.5996 s of a 3.6 s game written as 3.6 would end the replay a hand early):
     then the reading is kept exactly, so the record replays as it was played."""
     shown = round(elapsed, 3)
-    if rules.duration is not None and (shown >= rules.duration * 60) != (elapsed >= rules.duration * 60):
+    if rules.time_is_up(shown) != rules.time_is_up(elapsed):
         return elapsed
     return shown
 

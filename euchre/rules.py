@@ -504,6 +504,11 @@ class Rules:
         0 in other games."""
         return 2 * self.hand_size if self.bid_euchre else 0
 
+    def time_is_up(self, elapsed: float) -> bool:
+        """A timed game: whether a hand ending ``elapsed`` seconds into the game ends it (when the
+        scores are not tied, or ties may stand); ``False`` for a game that is not timed."""
+        return self.duration is not None and elapsed >= self.duration * 60
+
     def refuse_six_cards(self, what: str) -> None:
         """Raise :class:`RulesError` if these rules deal six-card hands (Hasenpfeffer, Bid
         Euchre), which ``what`` (a consumer of the engine) does not support yet.
