@@ -287,6 +287,16 @@ def euchre(home: Path, *args: str, typed: str | None = "") -> subprocess.Complet
                           text=True, timeout=120, env=env)
 
 
+def _ctrl_c_interrupts() -> None:
+    """In the child, before it starts: Ctrl-C interrupts, as at a shell's prompt. A test run started
+    in the background by a non-interactive shell (``cmd &``) ignores SIGINT, every child inherits
+    that, and Python installs its KeyboardInterrupt handler only where SIGINT is not ignored, so
+    the program would never see the test's Ctrl-C (tests/test_pty.py does the same)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None]]) -> str:
     """``euchre ARGS`` on a pseudo-terminal: for each step wait for the text, then type the answer
     (``None`` presses Ctrl-C, which is SIGINT to the program). Returns everything it printed."""
@@ -298,7 +308,7 @@ def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None
     leader, follower = pty.openpty()
     env = {**os.environ, "EUCHRE_HOME": str(home), "COLUMNS": "200", "TERM": "dumb"}
     proc = subprocess.Popen([sys.executable, "-m", "euchre", *args], stdin=follower, stdout=follower, stderr=follower,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True, preexec_fn=_ctrl_c_interrupts)
     os.close(follower)
     out = b""
 
@@ -340,10 +350,10 @@ def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None
             elif proc.poll() is not None:
                 break
             elif interrupted is not None and time.monotonic() - interrupted > 10:
-                # The Ctrl-C landed in the gap between the prompt and the read (the pause above is
-                # not enough on a loaded machine: seen once in a CI run; a SIGINT sent as the
-                # prompt appears waits for a key 14 times in 40) and the program waits for a key:
-                # press it again, as a person would (the second is seen at once).
+                # The Ctrl-C landed in the gap between readline's prompt and its read, and waits
+                # for a key (a SIGINT sent as the prompt appears does, 14 times in 40; the pause
+                # above may not cover the gap on a loaded machine): press it again, as a person
+                # would (the second is seen at once).
                 os.kill(proc.pid, signal.SIGINT)
                 interrupted = time.monotonic()
         assert proc.wait(timeout=5) == 0, out.decode(errors="replace")[-3000:]
