@@ -369,11 +369,18 @@ def test_table_fits_with_settings_and_large_cards(pages: Pages, size: tuple[int,
             act(page, "pass")
     # the large cards are larger than the normal ones where there is room (the desktop)
     if w > 500:
-        large = page.locator("#hand .card").first.bounding_box()
+        card = page.locator("#hand .card").first
+
+        def width() -> Any:
+            # (after the last pass the hand may be between deals, no card shown for a moment)
+            card.wait_for(state="visible", timeout=30_000)
+            return card.bounding_box()
+
+        large = width()
         open_settings(page)
         page.select_option("#set-card-size", "normal")
         page.click("#settings-close")
-        normal = page.locator("#hand .card").first.bounding_box()
+        normal = width()
         assert large is not None and normal is not None and large["width"] > normal["width"] + 5, (large, normal)
 
 
