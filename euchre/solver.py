@@ -61,8 +61,8 @@ from euchre.cards import (
 from euchre.errors import PhaseError, RulesError
 from euchre.state import MISERE_LEVEL, Phase, State
 
-__all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "minimises", "TT_BYTES", "MAX_HAND",
-           "MAX_SEATS"]
+__all__ = ["Solver", "solve", "action_values", "thread_solver", "thresholds", "minimises", "maximises", "TT_BYTES",
+           "MAX_HAND", "MAX_SEATS"]
 
 # Indexed by the trump index: 0-3 a suit, 4 no trump, 5 low (cards.NO_TRUMP, cards.LOW), 6-10
 # Napoleon's (cards.PLAIN_TRUMP + suit, cards.PLAIN_NO_TRUMP), 11-16 the double deck's (DOUBLE +
@@ -744,8 +744,7 @@ class Solver:
         the makers maximise their tricks, the defenders minimise them (a misère bidder minimises
         its own, the others maximise them)."""
         values = self.action_values(state)
-        makers = (state.side_of(state.to_act) == state.side_of(state.maker)) != minimises(state)
-        best = max(values.values()) if makers else min(values.values())
+        best = max(values.values()) if maximises(state) else min(values.values())
         return [a for a, v in values.items() if v == best], state.score_for(best)
 
     @staticmethod
@@ -789,6 +788,12 @@ def minimises(state: State) -> bool:
     16), which is made by taking none. The solver's value stays the maker's tricks, so that
     :meth:`~euchre.state.State.score_for` scores it as ever; only who plays to raise it changes."""
     return state.rules.napoleon and state.bid == MISERE_LEVEL
+
+
+def maximises(state: State) -> bool:
+    """Whether the seat to act plays to raise the solver's value (the maker's tricks): the makers
+    do, the defenders lower it, and a misère turns both round (:func:`minimises`)."""
+    return (state.side_of(state.to_act) == state.side_of(state.maker)) != minimises(state)
 
 
 _THRESHOLDS: dict[tuple[int, int, bool, int, tuple[int, int, bool]], tuple[object, tuple[int, ...]]] = {}

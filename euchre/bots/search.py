@@ -828,6 +828,8 @@ class SearchBot(Bot):
         :meth:`_finish` takes one card for all the samples that show the same plays, as the bot
         will: plain sampling credits the seat with the right guess on every sample (strategy
         fusion)."""
+        from euchre.solver import maximises  # (numba: loaded only by the players that search)
+
         solver = self._solver
         out: dict[Action, tuple[float, float] | _Later] = {}
         for a in actions:
@@ -845,8 +847,7 @@ class SearchBot(Bot):
                     b = legal[0]
                 else:
                     values = solver.action_outcomes(st)
-                    makers = st.side_of(st.to_act) == st.side_of(st.maker)  # (no misère here: not Napoleon)
-                    best = max(values.values()) if makers else min(values.values())
+                    best = max(values.values()) if maximises(st) else min(values.values())
                     ties = [c for c in legal if values[c] == best]
                     b = ties[0]
                     if len(ties) > 1:
