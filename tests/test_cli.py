@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from terminal_support import ctrl_c_interrupts
 
 from euchre import Game, Rules, notation
 from euchre.bots import make_bot
@@ -287,16 +288,6 @@ def euchre(home: Path, *args: str, typed: str | None = "") -> subprocess.Complet
                           text=True, timeout=120, env=env)
 
 
-def _ctrl_c_interrupts() -> None:
-    """In the child, before it starts: Ctrl-C interrupts, as at a shell's prompt. A test run started
-    in the background by a non-interactive shell (``cmd &``) ignores SIGINT, every child inherits
-    that, and Python installs its KeyboardInterrupt handler only where SIGINT is not ignored, so
-    the program would never see the test's Ctrl-C (tests/test_pty.py does the same)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None]]) -> str:
     """``euchre ARGS`` on a pseudo-terminal: for each step wait for the text, then type the answer
     (``None`` presses Ctrl-C, which is SIGINT to the program). Returns everything it printed."""
@@ -308,7 +299,7 @@ def on_a_terminal(home: Path, args: list[str], steps: list[tuple[str, str | None
     leader, follower = pty.openpty()
     env = {**os.environ, "EUCHRE_HOME": str(home), "COLUMNS": "200", "TERM": "dumb"}
     proc = subprocess.Popen([sys.executable, "-m", "euchre", *args], stdin=follower, stdout=follower, stderr=follower,
-                            env=env, start_new_session=True, preexec_fn=_ctrl_c_interrupts)
+                            env=env, start_new_session=True, preexec_fn=ctrl_c_interrupts)
     os.close(follower)
     out = b""
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from terminal_support import ctrl_c_interrupts
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -35,12 +35,6 @@ HAND_WAIT = r"Press Enter for the next hand \(or type quit\) "
 SAVED = re.compile(r"Game saved as (\S+) \((\S+)\); euchre play --resume (\S+) continues it\.")
 
 
-def _as_at_a_shell() -> None:
-    """Ctrl-C interrupts, as at a shell's prompt: a test runner's worker may ignore SIGINT, and a
-    child would inherit that (Python installs its KeyboardInterrupt handler only if it is not ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 class Terminal:
     """``euchre ARGS`` in a pseudo-terminal of ``rows`` x ``cols``; :attr:`screen` is everything it
     has shown, as text, and :meth:`wait` reads on until a pattern appears after what was read."""
@@ -52,7 +46,7 @@ class Terminal:
         self.started = time.monotonic()
         self.child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], env=env, dimensions=(rows, cols),
                                    encoding="utf-8", codec_errors="replace", timeout=timeout,
-                                   preexec_fn=_as_at_a_shell)
+                                   preexec_fn=ctrl_c_interrupts)
         self.timeout = timeout
         self.raw = ""
         self._screen = ""

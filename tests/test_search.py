@@ -408,16 +408,19 @@ def test_a_close_bid_takes_more_samples(close_margin: float, expected: int) -> N
     assert {e.samples for e in bot.evaluate(play)} == {4}
 
 
-def _explained(bot: SearchBot, sample: State, seat: int, misfit: float) -> float:
+def _explained(bot: SearchBot, sample: State, seat: int, misfit: float, partner: float | None = None) -> float:
     """The card-play weight the slow, obvious way: replay the deal from the start and ask the
-    heuristic player at every play of the other side with a choice."""
+    heuristic player at every play of the other side with a choice (and of the partner's, at
+    ``partner`` a surprise, when given)."""
     replay = State.from_deal(sample.rules, sample.deal)
     w = 1.0
     for s, a in zip(sample.seats, sample.history, strict=True):
-        if (replay.phase is Phase.PLAY and sample.rules.side_of(s) != sample.rules.side_of(seat)
+        ally = sample.rules.side_of(s) == sample.rules.side_of(seat)
+        cost = partner if ally else misfit
+        if (replay.phase is Phase.PLAY and s != seat and cost is not None
                 and len(replay.legal_actions()) > 1
                 and HeuristicBot().choose(PlayerView.of(replay, s)) != a):
-            w *= misfit
+            w *= cost
         replay._push(a)
     return max(w, 1e-9)
 
@@ -447,6 +450,108 @@ def test_card_play_is_read_with_the_heuristic_model(preset: str) -> None:
                 assert bot._play_weight(state.copy(), state.to_act, 0.3, {}) == 1.0
             state.push(HeuristicBot().choose(view))
     assert checked > 100 and 0 < misfits < checked
+
+
+def test_the_partners_card_play_is_read_when_asked() -> None:
+    """``infer_partner``: the partner's cards are read as the other side's are, at their own
+    weight a surprise; the cached weights equal a plain replay's, a deal played by heuristic
+    players explains them all, and some samples do not (they do weigh less than without it)."""
+    bot = tiny(seed=1, infer_partner=0.5)
+    rng = random.Random(9)
+    checked = lower = 0
+    for deal in range(10):
+        state = State.random(AMERICAN, dealer=deal % 4, rng=rng)
+        while not state.is_over:
+            view = PlayerView.of(state, state.to_act)
+            if state.phase is Phase.PLAY and state.tricks:
+                cache: dict[tuple[int, ...], Action | None] = {}
+                for _ in range(5):
+                    sample = view.resample(rng)
+                    w = bot._play_weight(sample, state.to_act, 0.3, cache, 0.5)
+                    assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3, 0.5))
+                    plain = bot._play_weight(sample, state.to_act, 0.3, {})
+                    assert w <= plain
+                    lower += w < plain
+                    checked += 1
+                assert bot._play_weight(state.copy(), state.to_act, 0.3, {}, 0.5) == 1.0
+            state.push(HeuristicBot().choose(view))
+    assert checked > 100 and lower > 0
+
+
+@pytest.mark.parametrize("value", [0, 2, False, "0.5"])
+def test_a_bad_infer_partner_is_refused_up_front(value: object) -> None:
+    with pytest.raises(ValueError, match="^infer_partner must be a number above 0 and at most 1"):
+        SearchBot(seed=1, infer_partner=value)  # type: ignore[arg-type]
+
+
+def _bids_explained(sample: State, seat: int, misfit: float) -> float:
+    """The bidding read the slow way: the sample's deal replayed, every other seat's bid with a
+    choice checked against a fresh heuristic player."""
+    replay = State.from_deal(sample.rules, sample.deal)
+    w = 1.0
+    for s, a in zip(sample.seats, sample.history, strict=True):
+        if a.kind is Kind.PLAY:
+            break
+        if (s != seat and a.is_bid and len(replay.legal_actions()) > 1
+                and HeuristicBot().choose(PlayerView.of(replay, s)) != a):
+            w *= misfit
+        replay._push(a)
+    return max(w, 1e-9)
+
+
+@pytest.mark.parametrize("preset", ["american", "british", "two-handed", "cut-throat"])
+def test_the_bidding_is_read_in_the_play_with_the_heuristic_model(preset: str) -> None:
+    """``bids_in_play``: during the play a sample weighs ``misfit`` for each bid of another seat
+    the heuristic player would not have made with the sampled hand. The cached weights (keyed by
+    the bidder's dealt hand) equal a plain replay's; the real deal, bid by heuristic players,
+    weighs 1; and some samples do not explain the bidding."""
+    rules = Rules.preset(preset)
+    bot = tiny(seed=1, bids_in_play=0.1)
+    rng = random.Random(11)
+    checked = misfits = 0
+    for deal in range(10):
+        state = State.random(rules, dealer=deal % rules.players, rng=rng)
+        while not state.is_over:
+            view = PlayerView.of(state, state.to_act)
+            if state.phase is Phase.PLAY and len(view.legal_actions) > 1:
+                cache: dict[tuple[object, ...], bool] = {}
+                for _ in range(5):
+                    sample = view.resample(rng)
+                    w = bot._bid_weight(sample, state.to_act, 0.1, cache)
+                    assert w == pytest.approx(_bids_explained(sample, state.to_act, 0.1))
+                    checked += 1
+                    misfits += w < 1
+                assert bot._bid_weight(state.copy(), state.to_act, 0.1, {}) == 1.0
+                bot.choose(view)  # the option is used by a real decision, and is legal there
+            state.push(HeuristicBot().choose(view))
+    assert checked > 100 and 0 < misfits < checked
+
+
+@pytest.mark.parametrize("value", [0, -0.5, 1.5, True, "0.1"])
+def test_a_bad_bids_in_play_is_refused_up_front(value: object) -> None:
+    with pytest.raises(ValueError, match="^bids_in_play must be a number above 0 and at most 1"):
+        SearchBot(seed=1, bids_in_play=value)  # type: ignore[arg-type]
+
+
+def test_bids_in_play_leaves_the_bidding_and_the_default_as_they_were() -> None:
+    """The option reads the bidding only once the play starts: a bid is valued exactly as without
+    it, and a bot without the option values every card as before (the same samples, weights 1)."""
+    rng = random.Random(5)
+    bids = plays = 0
+    for deal in range(6):
+        state = State.random(AMERICAN, dealer=deal % 4, rng=rng)
+        while not state.is_over:
+            view = PlayerView.of(state, state.to_act)
+            if len(view.legal_actions) > 1:
+                base = tiny(seed=3).evaluate(view)
+                assert tiny(seed=3, bids_in_play=None).evaluate(view) == base
+                if state.phase is not Phase.PLAY:
+                    assert tiny(seed=3, bids_in_play=0.1).evaluate(view) == base
+                    bids += 1
+                else:
+                    plays += 1
+            state.push(HeuristicBot().choose(view))
+    assert bids > 5 and plays > 5
 
 
 @pytest.mark.parametrize(
