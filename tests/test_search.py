@@ -13,7 +13,7 @@ import math
 import random
 import threading
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -408,6 +408,17 @@ def test_a_close_bid_takes_more_samples(close_margin: float, expected: int) -> N
     assert {e.samples for e in bot.evaluate(play)} == {4}
 
 
+def heuristic_views(rules: Rules, deals: int, rng: random.Random) -> Iterator[tuple[State, PlayerView]]:
+    """Each decision of ``deals`` hands played by heuristic players, as the state and the view of
+    the seat to act (the hand goes on once the caller has looked)."""
+    for deal in range(deals):
+        state = State.random(rules, dealer=deal % rules.players, rng=rng)
+        while not state.is_over:
+            view = PlayerView.of(state, state.to_act)
+            yield state, view
+            state.push(HeuristicBot().choose(view))
+
+
 def _explained(bot: SearchBot, sample: State, seat: int, misfit: float, partner: float | None = None) -> float:
     """The card-play weight the slow, obvious way: replay the deal from the start and ask the
     heuristic player at every play of the other side with a choice (and of the partner's, at
@@ -434,21 +445,17 @@ def test_card_play_is_read_with_the_heuristic_model(preset: str) -> None:
     bot = tiny(seed=1)
     rng = random.Random(7)
     checked = misfits = 0
-    for deal in range(12):
-        state = State.random(rules, dealer=deal % rules.players, rng=rng)
-        while not state.is_over:
-            view = PlayerView.of(state, state.to_act)
-            if state.phase is Phase.PLAY and state.tricks:
-                cache: dict[tuple[int, ...], Action | None] = {}
-                for _ in range(6):
-                    sample = view.resample(rng)
-                    w = bot._play_weight(sample, state.to_act, 0.3, cache)
-                    assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3))
-                    checked += 1
-                    misfits += w < 1
-                # The real deal: the others were heuristic players, so it explains their play.
-                assert bot._play_weight(state.copy(), state.to_act, 0.3, {}) == 1.0
-            state.push(HeuristicBot().choose(view))
+    for state, view in heuristic_views(rules, 12, rng):
+        if state.phase is Phase.PLAY and state.tricks:
+            cache: dict[tuple[int, ...], Action | None] = {}
+            for _ in range(6):
+                sample = view.resample(rng)
+                w = bot._play_weight(sample, state.to_act, 0.3, cache)
+                assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3))
+                checked += 1
+                misfits += w < 1
+            # The real deal: the others were heuristic players, so it explains their play.
+            assert bot._play_weight(state.copy(), state.to_act, 0.3, {}) == 1.0
     assert checked > 100 and 0 < misfits < checked
 
 
@@ -459,22 +466,18 @@ def test_the_partners_card_play_is_read_when_asked() -> None:
     bot = tiny(seed=1, infer_partner=0.5)
     rng = random.Random(9)
     checked = lower = 0
-    for deal in range(10):
-        state = State.random(AMERICAN, dealer=deal % 4, rng=rng)
-        while not state.is_over:
-            view = PlayerView.of(state, state.to_act)
-            if state.phase is Phase.PLAY and state.tricks:
-                cache: dict[tuple[int, ...], Action | None] = {}
-                for _ in range(5):
-                    sample = view.resample(rng)
-                    w = bot._play_weight(sample, state.to_act, 0.3, cache, 0.5)
-                    assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3, 0.5))
-                    plain = bot._play_weight(sample, state.to_act, 0.3, {})
-                    assert w <= plain
-                    lower += w < plain
-                    checked += 1
-                assert bot._play_weight(state.copy(), state.to_act, 0.3, {}, 0.5) == 1.0
-            state.push(HeuristicBot().choose(view))
+    for state, view in heuristic_views(AMERICAN, 10, rng):
+        if state.phase is Phase.PLAY and state.tricks:
+            cache: dict[tuple[int, ...], Action | None] = {}
+            for _ in range(5):
+                sample = view.resample(rng)
+                w = bot._play_weight(sample, state.to_act, 0.3, cache, 0.5)
+                assert w == pytest.approx(_explained(bot, sample, state.to_act, 0.3, 0.5))
+                plain = bot._play_weight(sample, state.to_act, 0.3, {})
+                assert w <= plain
+                lower += w < plain
+                checked += 1
+            assert bot._play_weight(state.copy(), state.to_act, 0.3, {}, 0.5) == 1.0
     assert checked > 100 and lower > 0
 
 
@@ -509,21 +512,17 @@ def test_the_bidding_is_read_in_the_play_with_the_heuristic_model(preset: str) -
     bot = tiny(seed=1, bids_in_play=0.1)
     rng = random.Random(11)
     checked = misfits = 0
-    for deal in range(10):
-        state = State.random(rules, dealer=deal % rules.players, rng=rng)
-        while not state.is_over:
-            view = PlayerView.of(state, state.to_act)
-            if state.phase is Phase.PLAY and len(view.legal_actions) > 1:
-                cache: dict[tuple[object, ...], bool] = {}
-                for _ in range(5):
-                    sample = view.resample(rng)
-                    w = bot._bid_weight(sample, state.to_act, 0.1, cache)
-                    assert w == pytest.approx(_bids_explained(sample, state.to_act, 0.1))
-                    checked += 1
-                    misfits += w < 1
-                assert bot._bid_weight(state.copy(), state.to_act, 0.1, {}) == 1.0
-                bot.choose(view)  # the option is used by a real decision, and is legal there
-            state.push(HeuristicBot().choose(view))
+    for state, view in heuristic_views(rules, 10, rng):
+        if state.phase is Phase.PLAY and len(view.legal_actions) > 1:
+            cache: dict[tuple[object, ...], bool] = {}
+            for _ in range(5):
+                sample = view.resample(rng)
+                w = bot._bid_weight(sample, state.to_act, 0.1, cache)
+                assert w == pytest.approx(_bids_explained(sample, state.to_act, 0.1))
+                checked += 1
+                misfits += w < 1
+            assert bot._bid_weight(state.copy(), state.to_act, 0.1, {}) == 1.0
+            bot.choose(view)  # the option is used by a real decision, and is legal there
     assert checked > 100 and 0 < misfits < checked
 
 
@@ -533,25 +532,22 @@ def test_a_bad_bids_in_play_is_refused_up_front(value: object) -> None:
         SearchBot(seed=1, bids_in_play=value)  # type: ignore[arg-type]
 
 
-def test_bids_in_play_leaves_the_bidding_and_the_default_as_they_were() -> None:
-    """The option reads the bidding only once the play starts: a bid is valued exactly as without
-    it, and a bot without the option values every card as before (the same samples, weights 1)."""
+def test_bids_in_play_reads_the_bidding_only_in_the_play() -> None:
+    """The option reads the bidding only once the play starts: every bid is valued exactly as
+    without it (on its compiled samples), and cards are valued differently somewhere."""
     rng = random.Random(5)
-    bids = plays = 0
-    for deal in range(6):
-        state = State.random(AMERICAN, dealer=deal % 4, rng=rng)
-        while not state.is_over:
-            view = PlayerView.of(state, state.to_act)
-            if len(view.legal_actions) > 1:
-                base = tiny(seed=3).evaluate(view)
-                assert tiny(seed=3, bids_in_play=None).evaluate(view) == base
-                if state.phase is not Phase.PLAY:
-                    assert tiny(seed=3, bids_in_play=0.1).evaluate(view) == base
-                    bids += 1
-                else:
-                    plays += 1
-            state.push(HeuristicBot().choose(view))
-    assert bids > 5 and plays > 5
+    bids = plays = moved = 0
+    for state, view in heuristic_views(AMERICAN, 6, rng):
+        if len(view.legal_actions) > 1:
+            base = tiny(seed=3).evaluate(view)
+            read = tiny(seed=3, bids_in_play=0.1).evaluate(view)
+            if state.phase is not Phase.PLAY:
+                assert read == base
+                bids += 1
+            else:
+                plays += 1
+                moved += read != base
+    assert bids > 5 and plays > 5 and moved > 0
 
 
 @pytest.mark.parametrize(
