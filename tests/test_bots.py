@@ -106,6 +106,27 @@ def test_make_bots_from_text_and_register() -> None:
         register_bot("a,b", FirstBot)
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ('search:{"samplez": 3}', "bot 'search:{\"samplez\": 3}': it takes no option 'samplez' "
+                                  "(did you mean 'samples'?); its options: alone_margin, "),
+        ('expert:{"bids_in_pla": 0.1}', "bot 'expert:{\"bids_in_pla\": 0.1}': it takes no option 'bids_in_pla' "
+                                        "(did you mean 'bids_in_play'?)"),
+        ('heuristic:{"x": 1}', "bot 'heuristic:{\"x\": 1}': it takes no option 'x'; its options: aggression, "
+                               "lone_with_loser"),
+        ('random:{"zz": 1}', "bot 'random:{\"zz\": 1}': it takes no option 'zz'; it has none (only the seed)"),
+    ],
+)
+def test_an_option_a_bot_does_not_take_is_named_with_the_ones_it_does(spec: str, message: str) -> None:
+    """A misspelt option says which one, what it likely meant and what there is, never Python's
+    ``__init__() got an unexpected keyword argument``."""
+    with pytest.raises(ValueError) as err:
+        make_bot(spec)
+    assert str(err.value).startswith(message)
+    assert "__init__" not in str(err.value)
+
+
 def test_heuristic_options_pass_through() -> None:
     bot = make_bot("heuristic", aggression=0.5)
     assert isinstance(bot, HeuristicBot) and bot.aggression == 0.5

@@ -9,7 +9,10 @@ short name with a factory, so the CLI, the terminal game and tournaments can all
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -123,7 +126,26 @@ def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
     except TypeError as e:
         if "argument" not in str(e):
             raise
-        raise BotOptionError(name.strip(), str(e)) from None
+        raise BotOptionError(name.strip(), _option_detail(entry.factory, str(e))) from None
+
+
+def _option_detail(factory: BotFactory, message: str) -> str:
+    """What an option the factory does not take is, in words a player acts on: the option, the
+    one it most likely meant, and the options there are (else the factory's own message)."""
+    m = re.search(r"unexpected keyword argument '([^']+)'", message)
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # (a factory without a signature to read)
+        return message
+    names = sorted(p.name for p in params if p.name not in ("self", "seed")
+                   and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
+    if m is None:
+        return message
+    if not names:
+        return f"it takes no option {m.group(1)!r}; it has none (only the seed)"
+    close = difflib.get_close_matches(m.group(1), names, n=1)
+    meant = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"it takes no option {m.group(1)!r}{meant}; its options: {', '.join(names)}"
 
 
 class BotOptionError(ValueError):
