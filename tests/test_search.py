@@ -502,13 +502,14 @@ def _bids_explained(sample: State, seat: int, misfit: float) -> float:
     return max(w, 1e-9)
 
 
-@pytest.mark.parametrize("preset", ["american", "british", "two-handed", "cut-throat"])
-def test_the_bidding_is_read_in_the_play_with_the_heuristic_model(preset: str) -> None:
+@pytest.mark.parametrize("rules", [AMERICAN, Rules.preset("british"), Rules.preset("two-handed"),
+                                   Rules.preset("cut-throat"), Rules.preset("american", farmers_hand=True)],
+                         ids=["american", "british", "two-handed", "cut-throat", "farmers-hand"])
+def test_the_bidding_is_read_in_the_play_with_the_heuristic_model(rules: Rules) -> None:
     """``bids_in_play``: during the play a sample weighs ``misfit`` for each bid of another seat
     the heuristic player would not have made with the sampled hand. The cached weights (keyed by
     the bidder's dealt hand) equal a plain replay's; the real deal, bid by heuristic players,
     weighs 1; and some samples do not explain the bidding."""
-    rules = Rules.preset(preset)
     bot = tiny(seed=1, bids_in_play=0.1)
     rng = random.Random(11)
     checked = misfits = 0

@@ -1035,7 +1035,8 @@ class SearchBot(Bot):
         """How well the sample explains the other seats' bids, read during the play
         (``bids_in_play``): ``misfit`` for every bid the heuristic player would not have made with
         the sampled hand. A bid depends only on the bidder's dealt hand (the history and the up card
-        are the view's), so ``cache`` keeps each answer across the samples of one decision."""
+        are the view's; under the farmer's hand the stock too), so ``cache`` keeps each answer
+        across the samples of one decision."""
         deal = sample.deal
         replay: State | None = None
         w = 1.0
@@ -1046,7 +1047,8 @@ class SearchBot(Bot):
                 continue
             if s == seat:
                 continue
-            key = (i, s, deal.hands[s])
+            # (The farmer's hand: an exchange before the bids draws on the stock.)
+            key = (i, s, deal.hands[s], deal.stock if sample.rules.farmers_hand else ())
             fits = cache.get(key)
             if fits is None:
                 if replay is None:
