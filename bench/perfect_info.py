@@ -14,6 +14,13 @@ better search can gain; one worth little is not.
     python bench/perfect_info.py [--part bid] [--deals 300] [--bot search] [--opponent heuristic]
                                  [--seed 0] [--jobs 2]
 
+``--part partner-bid`` splits the bidding's share further: how much of it is the partner's hand?
+Both plays of a deal bid with the search bot on the Python path (``compiled_bids`` off, so that its
+samples can be drawn by this script) and play as ``--bot``; in one the bids are valued on samples
+that deal the opponents' hands and the stock at random as usual, in the other on samples that keep
+the partner's real hand (:class:`PartnerView`). The difference is what knowing the partner's cards
+in the bidding is worth: the most that reading the partner (its bids, a convention) could gain.
+
 The cheater is the bot's valuation with the real deal as its single sample, so on its part it
 plays what the bot would play if it knew the cards: it isolates information, not a better
 method. Every bot is seeded per deal and seat; a run is reproducible from ``--seed``.
@@ -24,8 +31,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import sys
 import time
+from dataclasses import fields
 from multiprocessing import Pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,18 +44,66 @@ sys.path.insert(0, HERE)
 from bots import deal, net_points  # noqa: E402
 from ceiling import Cheater  # noqa: E402
 
-from euchre.bots import make_bot  # noqa: E402
+from euchre.bots import Bot, SearchBot, make_bot  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
-from euchre.state import Phase, State  # noqa: E402
+from euchre.state import Deal, Phase, State  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
 
-PARTS = ("bid", "play", "all")
+PARTS = ("bid", "play", "all", "partner-bid")
+PYTHON_BIDS = "python-bid"
+"""The plain play of ``partner-bid``: bids by the search bot on the Python path, fair samples."""
+
+
+class PartnerView(PlayerView):
+    """A seat's view whose samples keep its partner's real hand (``--part partner-bid``): the
+    opponents' dealt hands and the stock are dealt again at random from the cards they hold
+    together, and the hand's actions replayed on that deal. For the bidding of the four-handed
+    games, where nothing is played yet."""
+
+    __slots__ = ("_true",)
+
+    @classmethod
+    def peek(cls, state: State, seat: int) -> PartnerView:
+        """The view of ``seat`` that knows its partner's real cards."""
+        plain = PlayerView.of(state, seat)
+        view = cls(**{f.name: getattr(plain, f.name) for f in fields(PlayerView)})
+        object.__setattr__(view, "_true", state)
+        return view
+
+    def resample(self, rng: random.Random, *, tries: int = 200) -> State:
+        true: State = self._true  # type: ignore[attr-defined]
+        deal = true.deal
+        seat = self.seat
+        assert seat is not None
+        rules = true.rules
+        partner = next(s for s in range(rules.players) if s != seat and rules.side_of(s) == rules.side_of(seat))
+        others = [s for s in range(rules.players) if s not in (seat, partner)]
+        pool = [c for s in others for c in deal.hands[s]] + list(deal.stock)
+        for _ in range(tries):
+            rng.shuffle(pool)
+            hands = list(deal.hands)
+            k = 0
+            for s in others:
+                hands[s] = tuple(pool[k:k + rules.hand_size])
+                k += rules.hand_size
+            st = State.from_deal(rules, Deal(deal.dealer, tuple(hands), deal.up_card, tuple(pool[k:])))
+            try:
+                for a in true.history:
+                    st.push(a)
+            except ValueError:  # (an opponent dealer's discard the new hand does not hold: deal again)
+                continue
+            return st
+        return true.copy()
+
+
+def _python_bidder(seed: int) -> Bot:
+    return SearchBot(seed=seed, compiled_bids=False)
 
 
 def _cheats(part: str | None, state: State) -> bool:
     """Whether the cheater decides this decision of the bot's side under ``part``."""
-    if part is None:
-        return False
+    if part is None or part in (PYTHON_BIDS, "partner-bid"):
+        return False  # (the bids of those parts are the search bot's, on its own samples)
     if part == "all":
         return True
     return (state.phase is Phase.PLAY) == (part == "play")
@@ -59,9 +116,13 @@ def play(base: State, side: int, part: str | None, bot: str, opponent: str, inde
     ours = {s for s in range(rules.players) if rules.side_of(s) == side}
     bots = {s: make_bot(bot if s in ours else opponent, seed=index * 13 + s) for s in range(rules.players)}
     cheat = {s: Cheater(seed=index * 13 + s) for s in ours}
+    bidders = {s: _python_bidder(index * 13 + s) for s in ours} if part in (PYTHON_BIDS, "partner-bid") else {}
     while not state.is_over:
         seat = state.to_act
-        if seat in ours and _cheats(part, state):
+        if seat in bidders and state.phase is not Phase.PLAY:
+            view = PartnerView.peek(state, seat) if part == "partner-bid" else PlayerView.of(state, seat)
+            state.push(bidders[seat].choose(view))
+        elif seat in ours and _cheats(part, state):
             state.push(cheat[seat].choose_state(state))
         else:
             state.push(bots[seat].choose(PlayerView.of(state, seat)))
@@ -73,9 +134,12 @@ def _work(args: tuple[str, str, str, str, int, int, int]) -> list[tuple[float, f
     preset, part, bot, opponent, seed, lo, hi = args
     rules = Rules.preset(preset)
     out = []
+    if part == "partner-bid" and (rules.players != 4 or rules.sides != 2):
+        raise ValueError("--part partner-bid needs a game of two partnerships of two")
+    fair = PYTHON_BIDS if part == "partner-bid" else None
     for i in range(lo, hi):
         base = deal(rules, seed, i)
-        plain = sum(play(base, side, None, bot, opponent, i) for side in range(rules.sides)) / rules.sides
+        plain = sum(play(base, side, fair, bot, opponent, i) for side in range(rules.sides)) / rules.sides
         hybrid = sum(play(base, side, part, bot, opponent, i) for side in range(rules.sides)) / rules.sides
         out.append((plain, hybrid))
     return out
@@ -119,10 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     gain, half = interval([h - b for b, h in rows])
     print(f"{a.rules}: {a.bot} against {a.opponent}, {len(rows)} deals x 2 seatings "
           f"({time.perf_counter() - t0:.0f} s)")
+    differ = sum(1 for b, h in rows if b != h)
+    if a.part == "partner-bid":
+        print(f"  {a.bot} bidding on the Python path: {base:+.3f} +- {base_half:.3f} points per hand")
+        print(f"  knowing the partner's cards in the bidding: {gain:+.3f} +- {half:.3f} points per hand "
+              f"({differ} deals came out differently)")
+        return 0
     print(f"  {a.bot}: {base:+.3f} +- {base_half:.3f} points per hand")
     print(f"  seeing every card in the {a.part if a.part != 'all' else 'whole hand'}: "
           f"{gain:+.3f} +- {half:.3f} points per hand over the {a.bot} "
-          f"({sum(1 for b, h in rows if b != h)} deals came out differently)")
+          f"({differ} deals came out differently)")
     return 0
 
 

@@ -50,3 +50,31 @@ def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
 def test_bad_arguments_are_refused_with_the_reason(args: tuple[str, ...], words: str) -> None:
     r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and words in r.stderr
+
+
+def test_the_partner_view_keeps_the_partners_cards_and_deals_the_rest() -> None:
+    """``--part partner-bid``: a sample of the bidding keeps the seat's and its partner's real
+    hands and the up card, deals the opponents' hands and the stock again from their cards, and
+    stands where the real hand does."""
+    state = State.random(Rules(), dealer=3, rng=random.Random(4))
+    state.push(state.legal_actions()[0])  # seat 0 passes; seat 1 bids next
+    seat, partner = state.to_act, (state.to_act + 2) % 4
+    view = perfect_info.PartnerView.peek(state, seat)
+    assert view.hand == perfect_info.PlayerView.of(state, seat).hand
+    rng = random.Random(8)
+    moved = 0
+    rest = {c for s in (0, 2) for c in state.deal.hands[s]} | set(state.deal.stock)
+    for _ in range(20):
+        sample = view.resample(rng)
+        assert sample.hands[seat] == state.hands[seat] and sample.hands[partner] == state.hands[partner]
+        assert sample.deal.up_card == state.deal.up_card and sample.history == state.history
+        assert {c for s in (0, 2) for c in sample.deal.hands[s]} | set(sample.deal.stock) == rest
+        moved += sample.deal.hands[0] != state.deal.hands[0]
+    assert moved > 15
+
+
+def test_partner_bid_pairs_fair_bids_with_bids_that_know_the_partner() -> None:
+    rows = perfect_info.run("american", "partner-bid", "heuristic", "heuristic", 3, 2, 1)
+    assert len(rows) == 3 and all(-4 <= x <= 4 for row in rows for x in row)
+    with pytest.raises(ValueError, match="two partnerships of two"):
+        perfect_info.run("cut-throat", "partner-bid", "heuristic", "heuristic", 2, 2, 1)
