@@ -177,6 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.deals < 2 or a.jobs < 1:
         p.error("--deals must be at least 2 and --jobs at least 1")
+    try:
+        rules = Rules.preset(a.rules)
+    except ValueError as e:
+        p.error(f"--rules: {e}")
+    if a.part == "partner-bid" and (rules.players != 4 or rules.sides != 2):
+        p.error(f"--part partner-bid needs a game of two partnerships of two, not {a.rules}")
     t0 = time.perf_counter()
     rows = run(a.rules, a.part, a.bot, a.opponent, a.deals, a.seed, a.jobs)
     base, base_half = interval([b for b, _ in rows])
@@ -185,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.perf_counter() - t0:.0f} s)")
     differ = sum(1 for b, h in rows if b != h)
     if a.part == "partner-bid":
-        print(f"  {a.bot} bidding on the Python path: {base:+.3f} +- {base_half:.3f} points per hand")
+        print(f"  fair bids (the search bot on the Python path), {a.bot}'s card play: "
+              f"{base:+.3f} +- {base_half:.3f} points per hand")
         print(f"  knowing the partner's cards in the bidding: {gain:+.3f} +- {half:.3f} points per hand "
               f"({differ} deals came out differently)")
         return 0

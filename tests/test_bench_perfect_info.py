@@ -46,7 +46,9 @@ def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
 
 
 @pytest.mark.parametrize("args, words", [(("--part", "bids"), "invalid choice"),
-                                         (("--deals", "1"), "--deals must be at least 2")])
+                                         (("--deals", "1"), "--deals must be at least 2"),
+                                         (("--part", "partner-bid", "--rules", "cut-throat"),
+                                          "needs a game of two partnerships of two, not cut-throat")])
 def test_bad_arguments_are_refused_with_the_reason(args: tuple[str, ...], words: str) -> None:
     r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and words in r.stderr
