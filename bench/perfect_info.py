@@ -20,6 +20,7 @@ samples can be drawn by this script) and play as ``--bot``; in one the bids are 
 that deal the opponents' hands and the stock at random as usual, in the other on samples that keep
 the partner's real hand (:class:`PartnerView`). The difference is what knowing the partner's cards
 in the bidding is worth: the most that reading the partner (its bids, a convention) could gain.
+``--part opponents-bid`` is the same with the two opponents' real hands kept instead.
 
 The cheater is the bot's valuation with the real deal as its single sample, so on its part it
 plays what the bot would play if it knew the cards: it isolates information, not a better
@@ -49,35 +50,40 @@ from euchre.rules import Rules  # noqa: E402
 from euchre.state import Deal, Phase, State  # noqa: E402
 from euchre.view import PlayerView  # noqa: E402
 
-PARTS = ("bid", "play", "all", "partner-bid")
+PARTS = ("bid", "play", "all", "partner-bid", "opponents-bid")
+PEEKS = ("partner-bid", "opponents-bid")
 PYTHON_BIDS = "python-bid"
-"""The plain play of ``partner-bid``: bids by the search bot on the Python path, fair samples."""
+"""The plain play of ``partner-bid`` and ``opponents-bid``: bids by the search bot on the Python
+path, on fair samples."""
 
 
 class PartnerView(PlayerView):
-    """A seat's view whose samples keep its partner's real hand (``--part partner-bid``): the
-    opponents' dealt hands and the stock are dealt again at random from the cards they hold
-    together, and the hand's actions replayed on that deal. For the bidding of the four-handed
-    games, where nothing is played yet."""
+    """A seat's view whose samples keep some other seats' real hands (``--part partner-bid``: its
+    partner's; ``opponents-bid``: the two opponents'): the other hidden hands and the stock are
+    dealt again at random from the cards they hold together, and the hand's actions replayed on
+    that deal. For the bidding of the four-handed games, where nothing is played yet."""
 
-    __slots__ = ("_true",)
+    __slots__ = ("_true", "_known")
 
     @classmethod
-    def peek(cls, state: State, seat: int) -> PartnerView:
-        """The view of ``seat`` that knows its partner's real cards."""
+    def peek(cls, state: State, seat: int, *, opponents: bool = False) -> PartnerView:
+        """The view of ``seat`` that knows its partner's real cards (or, with ``opponents``, the
+        two opponents')."""
         plain = PlayerView.of(state, seat)
         view = cls(**{f.name: getattr(plain, f.name) for f in fields(PlayerView)})
+        rules = state.rules
+        same = [s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat)]
+        known = {s for s in range(rules.players) if (s not in same) == opponents} | {seat}
         object.__setattr__(view, "_true", state)
+        object.__setattr__(view, "_known", frozenset(known))
         return view
 
     def resample(self, rng: random.Random, *, tries: int = 200) -> State:
         true: State = self._true  # type: ignore[attr-defined]
+        known: frozenset[int] = self._known  # type: ignore[attr-defined]
         deal = true.deal
-        seat = self.seat
-        assert seat is not None
         rules = true.rules
-        partner = next(s for s in range(rules.players) if s != seat and rules.side_of(s) == rules.side_of(seat))
-        others = [s for s in range(rules.players) if s not in (seat, partner)]
+        others = [s for s in range(rules.players) if s not in known]
         pool = [c for s in others for c in deal.hands[s]] + list(deal.stock)
         for _ in range(tries):
             rng.shuffle(pool)
@@ -90,7 +96,7 @@ class PartnerView(PlayerView):
             try:
                 for a in true.history:
                     st.push(a)
-            except ValueError:  # (an opponent dealer's discard the new hand does not hold: deal again)
+            except ValueError:  # (a dealer's discard the new hand does not hold: deal again)
                 continue
             return st
         return true.copy()
@@ -102,7 +108,7 @@ def _python_bidder(seed: int) -> Bot:
 
 def _cheats(part: str | None, state: State) -> bool:
     """Whether the cheater decides this decision of the bot's side under ``part``."""
-    if part is None or part in (PYTHON_BIDS, "partner-bid"):
+    if part is None or part == PYTHON_BIDS or part in PEEKS:
         return False  # (the bids of those parts are the search bot's, on its own samples)
     if part == "all":
         return True
@@ -116,11 +122,12 @@ def play(base: State, side: int, part: str | None, bot: str, opponent: str, inde
     ours = {s for s in range(rules.players) if rules.side_of(s) == side}
     bots = {s: make_bot(bot if s in ours else opponent, seed=index * 13 + s) for s in range(rules.players)}
     cheat = {s: Cheater(seed=index * 13 + s) for s in ours}
-    bidders = {s: _python_bidder(index * 13 + s) for s in ours} if part in (PYTHON_BIDS, "partner-bid") else {}
+    bidders = {s: _python_bidder(index * 13 + s) for s in ours} if part == PYTHON_BIDS or part in PEEKS else {}
     while not state.is_over:
         seat = state.to_act
         if seat in bidders and state.phase is not Phase.PLAY:
-            view = PartnerView.peek(state, seat) if part == "partner-bid" else PlayerView.of(state, seat)
+            view = (PartnerView.peek(state, seat, opponents=part == "opponents-bid") if part in PEEKS
+                    else PlayerView.of(state, seat))
             state.push(bidders[seat].choose(view))
         elif seat in ours and _cheats(part, state):
             state.push(cheat[seat].choose_state(state))
@@ -134,9 +141,9 @@ def _work(args: tuple[str, str, str, str, int, int, int]) -> list[tuple[float, f
     preset, part, bot, opponent, seed, lo, hi = args
     rules = Rules.preset(preset)
     out = []
-    if part == "partner-bid" and (rules.players != 4 or rules.sides != 2):
-        raise ValueError("--part partner-bid needs a game of two partnerships of two")
-    fair = PYTHON_BIDS if part == "partner-bid" else None
+    if part in PEEKS and (rules.players != 4 or rules.sides != 2):
+        raise ValueError(f"--part {part} needs a game of two partnerships of two")
+    fair = PYTHON_BIDS if part in PEEKS else None
     for i in range(lo, hi):
         base = deal(rules, seed, i)
         plain = sum(play(base, side, fair, bot, opponent, i) for side in range(rules.sides)) / rules.sides
@@ -181,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         rules = Rules.preset(a.rules)
     except ValueError as e:
         p.error(f"--rules: {e}")
-    if a.part == "partner-bid" and (rules.players != 4 or rules.sides != 2):
-        p.error(f"--part partner-bid needs a game of two partnerships of two, not {a.rules}")
+    if a.part in PEEKS and (rules.players != 4 or rules.sides != 2):
+        p.error(f"--part {a.part} needs a game of two partnerships of two, not {a.rules}")
     t0 = time.perf_counter()
     rows = run(a.rules, a.part, a.bot, a.opponent, a.deals, a.seed, a.jobs)
     base, base_half = interval([b for b, _ in rows])
@@ -190,10 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{a.rules}: {a.bot} against {a.opponent}, {len(rows)} deals x 2 seatings "
           f"({time.perf_counter() - t0:.0f} s)")
     differ = sum(1 for b, h in rows if b != h)
-    if a.part == "partner-bid":
+    if a.part in PEEKS:
+        whose = "the partner's" if a.part == "partner-bid" else "the opponents'"
         print(f"  fair bids (the search bot on the Python path), {a.bot}'s card play: "
               f"{base:+.3f} +- {base_half:.3f} points per hand")
-        print(f"  knowing the partner's cards in the bidding: {gain:+.3f} +- {half:.3f} points per hand "
+        print(f"  knowing {whose} cards in the bidding: {gain:+.3f} +- {half:.3f} points per hand "
               f"({differ} deals came out differently)")
         return 0
     print(f"  {a.bot}: {base:+.3f} +- {base_half:.3f} points per hand")

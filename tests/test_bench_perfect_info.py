@@ -75,8 +75,26 @@ def test_the_partner_view_keeps_the_partners_cards_and_deals_the_rest() -> None:
     assert moved > 15
 
 
+def test_the_opponents_view_keeps_the_opponents_cards_and_deals_the_partners() -> None:
+    state = State.random(Rules(), dealer=3, rng=random.Random(4))
+    state.push(state.legal_actions()[0])
+    seat, partner = state.to_act, (state.to_act + 2) % 4
+    view = perfect_info.PartnerView.peek(state, seat, opponents=True)
+    rng = random.Random(8)
+    moved = 0
+    rest = set(state.deal.hands[partner]) | set(state.deal.stock)
+    for _ in range(20):
+        sample = view.resample(rng)
+        assert all(sample.hands[s] == state.hands[s] for s in (seat, 0, 2))
+        assert set(sample.deal.hands[partner]) | set(sample.deal.stock) == rest
+        assert sample.history == state.history
+        moved += sample.deal.hands[partner] != state.deal.hands[partner]
+    assert moved > 15
+
+
 def test_partner_bid_pairs_fair_bids_with_bids_that_know_the_partner() -> None:
     rows = perfect_info.run("american", "partner-bid", "heuristic", "heuristic", 3, 2, 1)
     assert len(rows) == 3 and all(-4 <= x <= 4 for row in rows for x in row)
+    assert len(perfect_info.run("american", "opponents-bid", "heuristic", "heuristic", 2, 2, 1)) == 2
     with pytest.raises(ValueError, match="two partnerships of two"):
         perfect_info.run("cut-throat", "partner-bid", "heuristic", "heuristic", 2, 2, 1)
