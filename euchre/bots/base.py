@@ -137,10 +137,10 @@ def _option_detail(factory: BotFactory, message: str) -> str:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):  # (a factory without a signature to read)
         return message
-    names = sorted(p.name for p in params if p.name not in ("self", "seed")
-                   and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
     if m is None:
         return message
+    names = sorted(p.name for p in params if p.name not in ("self", "seed")
+                   and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
     if not names:
         return f"it takes no option {m.group(1)!r}; it has none (only the seed)"
     close = difflib.get_close_matches(m.group(1), names, n=1)

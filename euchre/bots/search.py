@@ -461,12 +461,10 @@ class SearchBot(Bot):
                 raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         if isinstance(late_fusion, bool) or not hasattr(late_fusion, "__index__") or late_fusion < 0:
             raise ValueError(f"late_fusion must be a whole number of at least 0, not {late_fusion!r}")
-        if bids_in_play is not None and (isinstance(bids_in_play, bool) or not isinstance(bids_in_play, (int, float))
-                                         or not 0 < bids_in_play <= 1):
-            raise ValueError(f"bids_in_play must be a number above 0 and at most 1, or null, not {bids_in_play!r}")
-        if infer_partner is not None and (isinstance(infer_partner, bool) or not isinstance(infer_partner, (int, float))
-                                          or not 0 < infer_partner <= 1):
-            raise ValueError(f"infer_partner must be a number above 0 and at most 1, or null, not {infer_partner!r}")
+        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner}.items():
+            if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float))
+                                       or not 0 < weight <= 1):
+                raise ValueError(f"{name} must be a number above 0 and at most 1, or null, not {weight!r}")
         self.seed = seed
         self.late_fusion = late_fusion
         self.infer_partner = infer_partner
