@@ -642,19 +642,39 @@ def test_leak_scan(preset: str, rules: dict[str, Any], level: str, games: int, t
             extra += 1
             tables += asyncio.run(asyncio.wait_for(play_many(base, preset, rules, level, 1, seed + 1000 * extra), 150))
         counts = scan(url, base, tables)
-    assert counts["frames"] > 100 * games and counts["cards"] > 1000 * games, counts
-    # Hasenpfeffer, Bid Euchre, Napoleon: bids, no dealer's discard
-    auction = Rules.preset(preset, **rules).bids_tricks or Rules.preset(preset, **rules).napoleon
-    assert counts["PLAY"] > 0 and (counts.get("BID", 0) > 0 if auction else counts.get("DISCARD", 0) > 0), counts
-    if Rules.preset(preset).bid_euchre:  # moons were shot, and their gifts and discards scanned
-        assert counts.get("MOON", 0) > 0 and counts.get("DISCARD", 0) > 0, counts
-    if Rules.preset(preset).double_deck:  # every seat's frames showed its hand, copies counted
-        assert counts.get("hands_counted", 0) > 100 * games, counts
-    assert counts["public"] > 0 and counts["refused_records"] > 0, counts
-    assert counts.get("bot_in", 0) > 0, counts  # stand-ins played, their frames were scanned too
-    assert counts["previous_window"] > 0 and counts["planted_hand_3_on"] > 0, counts
-    if Rules.preset(preset, **rules).players == 4 and not auction:
-        assert counts.get("discards_to_dealer", 0) > 0, counts  # the dealer did see its own discard
+        # What the scan must have covered depends on timing too (a seat that left came back before
+        # the server's away timeout, so no stand-in played; a game over before the first mid-game
+        # look at its public facts): on a loaded machine, another game now and then covers it.
+        while unscanned(counts, preset, rules, games) and extra < 10:
+            extra += 1
+            more = asyncio.run(asyncio.wait_for(play_many(base, preset, rules, level, 1, seed + 1000 * extra), 150))
+            for k, v in scan(url, base, more).items():
+                counts[k] = counts.get(k, 0) + v
+    assert not unscanned(counts, preset, rules, games), (unscanned(counts, preset, rules, games), counts)
+
+
+def unscanned(counts: dict[str, int], preset: str, rules: dict[str, Any], games: int) -> list[str]:
+    """What a leak scan's ``counts`` show it did not cover yet (empty when it covered everything)."""
+    r = Rules.preset(preset, **rules)
+    auction = r.bids_tricks or r.napoleon  # Hasenpfeffer, Bid Euchre, Napoleon: bids, no dealer's discard
+    wanted = {
+        "frames": counts["frames"] > 100 * games,
+        "cards": counts["cards"] > 1000 * games,
+        "PLAY": counts.get("PLAY", 0) > 0,
+        "BID" if auction else "DISCARD": counts.get("BID" if auction else "DISCARD", 0) > 0,
+        "public": counts.get("public", 0) > 0,
+        "refused_records": counts.get("refused_records", 0) > 0,
+        "bot_in": counts.get("bot_in", 0) > 0,  # stand-ins played, their frames were scanned too
+        "previous_window": counts.get("previous_window", 0) > 0,
+        "planted_hand_3_on": counts.get("planted_hand_3_on", 0) > 0,
+    }
+    if r.bid_euchre:  # moons were shot, and their gifts and discards scanned
+        wanted["MOON"] = counts.get("MOON", 0) > 0 and counts.get("DISCARD", 0) > 0
+    if r.double_deck:  # every seat's frames showed its hand, copies counted
+        wanted["hands_counted"] = counts.get("hands_counted", 0) > 100 * games
+    if r.players == 4 and not auction:
+        wanted["discards_to_dealer"] = counts.get("discards_to_dealer", 0) > 0  # the dealer saw its own discard
+    return [k for k, ok in wanted.items() if not ok]
 
 
 def test_leak_scan_postgresql(tmp_path: Path) -> None:
