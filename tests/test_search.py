@@ -22,7 +22,7 @@ from euchre import Game, Rules, State
 from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, give, play
 from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
-from euchre.bots.search import TIE_POINTS, Evaluation, win_probability
+from euchre.bots.search import MISFIT, TIE_POINTS, Evaluation, win_probability
 from euchre.cards import Card, Suit
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -525,6 +525,50 @@ def test_the_bidding_is_read_in_the_play_with_the_heuristic_model(rules: Rules) 
             assert bot._bid_weight(state.copy(), state.to_act, 0.1, {}) == 1.0
             bot.choose(view)  # the option is used by a real decision, and is legal there
     assert checked > 100 and 0 < misfits < checked
+
+
+@pytest.mark.parametrize(("rules", "games"), [(AMERICAN, 10), (Rules.preset("american", defend_alone=True), 60)],
+                         ids=["american", "defend-alone"])
+def test_infer_bids_reads_every_bid_before_the_play(rules: Rules, games: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``infer_bids`` weighs a sample by the same reading as ``bids_in_play``, at :data:`MISFIT`
+    a surprise: every other seat's bid before the play, in the bidding and in the play, a
+    defender's answer to a loner after the dealer's discard included (the loop it replaced
+    stopped at the discard, so it never read one)."""
+    bot = tiny(seed=1, infer_bids=True)
+    read: list[float] = []  # the weights a surprise the bot's own decisions read the bids with
+    real = SearchBot._bid_weight
+
+    def spy(self: SearchBot, sample: State, seat: int, misfit: float, cache: dict[tuple[object, ...], bool]) -> float:
+        read.append(misfit)
+        return real(self, sample, seat, misfit, cache)
+
+    monkeypatch.setattr(SearchBot, "_bid_weight", spy)
+    rng = random.Random(13)
+    checked = misfits = late = chosen = 0
+    for state, view in heuristic_views(rules, games, rng):
+        if len(view.legal_actions) < 2:
+            continue
+        # another seat's bid after the dealer's discard (a defender's answer to a loner)
+        cut = next((i for i, a in enumerate(state.history) if a.kind is Kind.DISCARD), len(state.history))
+        after = any(a.is_bid and s != state.to_act for s, a in zip(state.seats[cut:], state.history[cut:], strict=True))
+        if state.phase is Phase.PLAY and not after and checked > 40:
+            continue
+        late += after
+        cache: dict[tuple[object, ...], bool] = {}
+        for _ in range(3):
+            sample = view.resample(rng)
+            w = bot._bid_weight(sample, state.to_act, MISFIT, cache)
+            assert w == pytest.approx(_bids_explained(sample, state.to_act, MISFIT))
+            checked += 1
+            misfits += w < 1
+        if chosen < 6:
+            chosen += 1
+            read.clear()
+            assert bot.choose(view) in view.legal_actions
+            assert read and set(read) == {MISFIT}  # the decision's samples were read this way
+    assert checked > 40 and 0 < misfits < checked
+    if rules.defend_alone:
+        assert late > 0  # a defender answered a loner after the discard, and that answer was read
 
 
 @pytest.mark.parametrize("value", [0, -0.5, 1.5, True, "0.1"])

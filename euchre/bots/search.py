@@ -592,7 +592,7 @@ class SearchBot(Bot):
         i = 0
         while i < most:
             sample = view.resample(self._rng)
-            w = self._weight(sample, seat) if self.infer_bids else 1.0
+            w = self._bid_weight(sample, seat, MISFIT, said) if self.infer_bids else 1.0
             if read_bids is not None:
                 w *= self._bid_weight(sample, seat, read_bids, said)
             if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
@@ -1030,11 +1030,11 @@ class SearchBot(Bot):
 
     def _bid_weight(self, sample: State, seat: int, misfit: float,
                     cache: dict[tuple[object, ...], bool]) -> float:
-        """How well the sample explains the other seats' bids, read during the play
-        (``bids_in_play``): ``misfit`` for every bid the heuristic player would not have made with
-        the sampled hand. A bid depends only on the bidder's dealt hand (the history and the up card
-        are the view's; under the farmer's hand the stock too), so ``cache`` keeps each answer
-        across the samples of one decision."""
+        """How well the sample explains the other seats' bids (``infer_bids``, with :data:`MISFIT`;
+        ``bids_in_play``, during the play only): ``misfit`` for every bid the heuristic player would
+        not have made with the sampled hand. A bid depends only on the bidder's dealt hand (the
+        history and the up card are the view's; under the farmer's hand the stock too), so
+        ``cache`` keeps each answer across the samples of one decision."""
         deal = sample.deal
         replay: State | None = None
         w = 1.0
@@ -1058,21 +1058,3 @@ class SearchBot(Bot):
             if not fits:
                 w *= misfit
         return max(w, 1e-9)
-
-    def _weight(self, sample: State, seat: int) -> float:
-        """How well the sample explains the other seats' bids (1, or MISFIT per surprise)."""
-        if not any(s != seat and a.is_bid for s, a in zip(sample.seats, sample.history, strict=True)):
-            return 1.0
-        replay = State.from_deal(sample.rules, sample.deal)
-        w = 1.0
-        for s, a in zip(sample.seats, sample.history, strict=True):
-            if replay.phase in (Phase.MISDEAL_OFFER, Phase.FARMER_OFFER, Phase.FARMER_GIVE):
-                replay._push(a)  # the offers before the bidding (only the bids are read)
-                continue
-            if not a.is_bid or replay.phase is Phase.PLAY:
-                break
-            if s != seat and len(replay.legal_actions()) > 1:
-                if self._policy.choose(PlayerView.of(replay, s)) != a:
-                    w *= MISFIT
-            replay._push(a)
-        return max(w, 1e-9)  # never 0, so a view no sample explains still has an average
