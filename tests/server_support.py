@@ -320,3 +320,23 @@ async def sync(clients: list[Client], v: int) -> None:
     for c in clients:
         while c.v < v:
             await c.recv(10)
+
+
+def friends(srv: Live, preset: str, **rules: Any) -> tuple[str, list[str]]:
+    """A friends' table of ``preset`` (with ``rules`` switched): its id and its seat tokens."""
+    created = srv.create(mode="friends", preset=preset, rules=rules)
+    return created["id"], tokens_of(created)
+
+
+async def seated(srv: Live, table_id: str, tokens: list[str]) -> list[Client]:
+    """A person in every seat of a friends' table, the game started and every frame of its
+    first version read."""
+    clients = []
+    for s, token in enumerate(tokens):
+        c = await Client.connect(srv.ws(table_id), token, name=f"P{s}")
+        await c.until("state", timeout=10)
+        clients.append(c)
+    r = srv.start(table_id, tokens[0])
+    assert r.status_code == 200, r.text
+    await sync(clients, 1)
+    return clients

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from server_support import Client, Live, fresh_database, reply, run, serve, sync, tokens_of
+from server_support import Client, Live, fresh_database, friends, reply, run, seated, serve, sync
 from test_server_leaks import check_frames, truth_of
 
 from euchre import Game, notation
@@ -209,23 +209,6 @@ def check_timeline(t: dict[str, Any], game: Game) -> None:
 
 
 # --- a moon, seat by seat -----------------------------------------------------------------------------------
-def friends(srv: Live, **rules: Any) -> tuple[str, list[str]]:
-    created = srv.create(mode="friends", preset=PRESET, rules=rules)
-    return created["id"], tokens_of(created)
-
-
-async def seated(srv: Live, table_id: str, tokens: list[str]) -> list[Client]:
-    clients = []
-    for s, token in enumerate(tokens):
-        c = await Client.connect(srv.ws(table_id), token, name=f"P{s}")
-        await c.until("state", timeout=10)
-        clients.append(c)
-    r = srv.start(table_id, tokens[0])
-    assert r.status_code == 200, r.text
-    await sync(clients, 1)
-    return clients
-
-
 def view_of(c: Client) -> dict[str, Any]:
     d = c.state
     assert d is not None and d["view"] is not None
@@ -253,7 +236,7 @@ async def refused(srv: Live, table_id: str, clients: list[Client],
 
 def test_a_moon_hand_seat_by_seat(tmp_path: Path) -> None:
     with serve(fresh_database("sqlite", tmp_path)) as srv:
-        table_id, tokens = friends(srv, target=200)
+        table_id, tokens = friends(srv, PRESET, target=200)
         ids = itertools.count()
 
         async def act(clients: list[Client], seat: int, action: str) -> None:
@@ -390,7 +373,7 @@ def test_a_moon_hand_seat_by_seat(tmp_path: Path) -> None:
 
 def test_the_stuck_dealer_must_bid(tmp_path: Path) -> None:
     with serve(fresh_database("sqlite", tmp_path)) as srv:
-        table_id, tokens = friends(srv)
+        table_id, tokens = friends(srv, PRESET)
 
         async def scenario() -> None:
             clients = await seated(srv, table_id, tokens)

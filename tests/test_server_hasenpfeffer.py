@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, Live, fresh_database, reply, run, serve, sync, tokens_of
+from server_support import Client, fresh_database, friends, reply, run, seated, serve, sync
 from test_server_leaks import check_frames, truth_of
 
 from euchre import Game, notation
@@ -189,26 +189,9 @@ def check_timeline(t: dict[str, Any], game: Game) -> None:
 
 
 # --- refusals -------------------------------------------------------------------------------------------
-def friends(srv: Live, **rules: Any) -> tuple[str, list[str]]:
-    created = srv.create(mode="friends", preset=PRESET, rules=rules)
-    return created["id"], tokens_of(created)
-
-
-async def seated(srv: Live, table_id: str, tokens: list[str]) -> list[Client]:
-    clients = []
-    for s, token in enumerate(tokens):
-        c = await Client.connect(srv.ws(table_id), token, name=f"P{s}")
-        await c.until("state", timeout=10)
-        clients.append(c)
-    r = srv.start(table_id, tokens[0])
-    assert r.status_code == 200, r.text
-    await sync(clients, 1)
-    return clients
-
-
 def test_bids_out_of_turn_or_too_low_are_refused(tmp_path: Path) -> None:
     with serve(fresh_database("sqlite", tmp_path)) as srv:
-        table_id, tokens = friends(srv)
+        table_id, tokens = friends(srv, PRESET)
 
         async def scenario() -> None:
             clients = await seated(srv, table_id, tokens)
@@ -286,7 +269,7 @@ def test_forced_bid_and_throw_in(tmp_path: Path) -> None:
         # A table whose deals (its secret, read from the database as the test's own truth) throw
         # in within a few hands when everyone passes; the others are left waiting.
         for _ in range(60):
-            table_id, tokens = friends(srv, target=200)
+            table_id, tokens = friends(srv, PRESET, target=200)
             row = srv.stored_row(table_id)
             thrown = hands_to_throw_in(rules, row.seed, row.dealer, 6)
             if thrown is not None and thrown >= 1:
