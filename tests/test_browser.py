@@ -221,10 +221,19 @@ def play(page: Page, until: Callable[[dict[str, Any]], bool], *, timeout: float 
             page.wait_for_timeout(30)
 
 
-def bots_table(server: Server, name: str, seed: int | None = None, **rules: Any) -> dict[str, Any]:
+FIELDS = "() => [...document.querySelectorAll('#rules input, #rules select')].map((x) => x.dataset.field)"
+"""The rule fields the start page offers now."""
+PHONE_KW: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+"""A page's options for a phone (``Pages.page(**PHONE_KW)``)."""
+
+
+def bots_table(server: Server, name: str, seed: int | None = None, *, preset: str | None = None,
+               level: str = LEVEL, **rules: Any) -> dict[str, Any]:
     """A new table against computer players (``POST /api/tables``): its id, token and seat URL;
     ``seed`` fixes the deals (and the computer players' choices)."""
-    body = {"mode": "bots", "rules": rules, "level": LEVEL, "name": name}
+    body: dict[str, Any] = {"mode": "bots", "rules": rules, "level": level, "name": name}
+    if preset is not None:
+        body["preset"] = preset
     if seed is not None:
         body["seed"] = seed
     r = httpx.post(server.base + "/api/tables", json=body, timeout=10)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     DESKTOP,
+    FIELDS,
     PHONE,
+    PHONE_KW,
     Pages,
     act,
+    bots_table,
     browser,
     pages,
     peek,
@@ -29,18 +31,6 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
 
 from euchre import Game, Rules, notation
 from euchre.actions import MOON
-
-FIELDS = "() => [...document.querySelectorAll('#rules input, #rules select')].map((x) => x.dataset.field)"
-"""The rule fields the start page offers now."""
-PHONE_KW: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-def bid_euchre_table(pages: Pages, name: str, seed: int, **rules: Any) -> dict[str, Any]:
-    r = httpx.post(pages.server.base + "/api/tables", json={"mode": "bots", "preset": "bid-euchre", "rules": rules,
-                                                            "level": "easy", "name": name, "seed": seed}, timeout=10)
-    assert r.status_code == 201, r.text
-    created: dict[str, Any] = r.json()
-    return created
 
 
 def wait_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
@@ -69,7 +59,7 @@ def moon_at(pages: Pages, viewport_kw: dict[str, Any], viewport: dict[str, int],
     """Bid until this seat may shoot the moon, shoot it, name high, discard one of seven and play
     the hand out: every step as the page shows it."""
     for seed in range(1, 30):
-        t = bid_euchre_table(pages, "Bea", seed=seed)
+        t = bots_table(pages.server, preset="bid-euchre", level="easy", name="Bea", seed=seed)
         page = pages.page(name="Bea", **viewport_kw)
         page.goto(t["url"])
         wait_connected(page)

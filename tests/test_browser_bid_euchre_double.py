@@ -20,14 +20,16 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 from server_support import Client
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     DESKTOP,
+    FIELDS,
     IN_VIEW,
     PHONE,
+    PHONE_KW,
     Pages,
     act,
+    bots_table,
     browser,
     pages,
     peek,
@@ -35,7 +37,7 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
     shots_dir,
     wait_connected,
 )
-from test_browser_bid_euchre import FIELDS, PHONE_KW, fits, wait_turn
+from test_browser_bid_euchre import fits, wait_turn
 from test_browser_napoleon import FELT_PARTS, OVERLAPS, hints_offered, no_overlap
 from test_browser_viewer import _play_out
 
@@ -43,13 +45,6 @@ from euchre import Game, Rules, notation
 
 PRESET = "bid-euchre-double"
 
-
-def double_table(pages: Pages, name: str, seed: int, **rules: Any) -> dict[str, Any]:
-    r = httpx.post(pages.server.base + "/api/tables", json={"mode": "bots", "preset": PRESET, "rules": rules,
-                                                            "level": "easy", "name": name, "seed": seed}, timeout=10)
-    assert r.status_code == 201, r.text
-    created: dict[str, Any] = r.json()
-    return created
 
 
 def click(page: Any, action: str, nth: int = 0) -> dict[str, Any]:
@@ -93,7 +88,7 @@ def hand_fits(page: Any, viewport: dict[str, int], cards: int) -> list[float]:
 
 
 def test_a_hand_of_twelve_on_a_phone(pages: Pages) -> None:
-    t = double_table(pages, "Dee", seed=3)
+    t = bots_table(pages.server, "Dee", preset=PRESET, level="easy", seed=3)
     page = pages.page(name="Dee", **PHONE_KW)
     page.goto(t["url"])
     wait_connected(page)
@@ -149,7 +144,7 @@ def test_a_hand_of_twelve_on_a_phone(pages: Pages) -> None:
 
 
 def test_a_hand_of_twelve_on_a_desktop(pages: Pages) -> None:
-    t = double_table(pages, "Dee", seed=5)
+    t = bots_table(pages.server, "Dee", preset=PRESET, level="easy", seed=5)
     page = pages.page(name="Dee", viewport=DESKTOP)
     page.goto(t["url"])
     wait_connected(page)
@@ -173,7 +168,7 @@ def test_a_hand_of_twelve_on_a_desktop(pages: Pages) -> None:
 def test_the_moon_with_thirteen_cards_on_a_phone(pages: Pages) -> None:
     """Seed 3: this seat shoots the moon, names clubs, and the partner's card comes: thirteen
     cards in two rows, the partner's card marked on one copy only, then the discard."""
-    t = double_table(pages, "Dee", seed=3)
+    t = bots_table(pages.server, "Dee", preset=PRESET, level="easy", seed=3)
     page = pages.page(name="Dee", **PHONE_KW)
     page.goto(t["url"])
     wait_connected(page)
@@ -258,7 +253,7 @@ def test_viewer_replays_a_double_deck_game(pages: Pages) -> None:
 def test_a_finished_game_is_listed_and_replayed(pages: Pages) -> None:
     """A game to 12 played out through the socket: the games page lists it by its name, and its
     replay (``/replay/{id}``, the record the server saved) shows twelve cards a seat."""
-    t = double_table(pages, "Dee", seed=4, target=12)
+    t = bots_table(pages.server, "Dee", preset=PRESET, level="easy", seed=4, target=12)
 
     async def scenario() -> None:
         c = await Client.connect(f"{pages.server.ws_base}/ws/{t['id']}", t["token"])

@@ -12,11 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
+    FIELDS,
     PHONE,
+    PHONE_KW,
     Pages,
     act,
+    bots_table,
     browser,
     pages,
     peek,
@@ -26,18 +28,6 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
 )
 
 from euchre import Game, Rules, notation
-
-FIELDS = "() => [...document.querySelectorAll('#rules input, #rules select')].map((x) => x.dataset.field)"
-"""The rule fields the start page offers now."""
-PHONE_KW: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-def hasenpfeffer_table(pages: Pages, name: str, seed: int, **rules: Any) -> dict[str, Any]:
-    r = httpx.post(pages.server.base + "/api/tables", json={"mode": "bots", "preset": "hasenpfeffer", "rules": rules,
-                                                            "level": "easy", "name": name, "seed": seed}, timeout=10)
-    assert r.status_code == 201, r.text
-    created: dict[str, Any] = r.json()
-    return created
 
 
 def wait_for(page: Any, phases: tuple[str, ...], timeout: float = 30_000) -> dict[str, Any]:
@@ -64,7 +54,7 @@ def fits(page: Any) -> None:
 
 
 def test_a_hand_through_the_auction_on_a_phone(pages: Pages) -> None:
-    t = hasenpfeffer_table(pages, "Hana", seed=5)
+    t = bots_table(pages.server, preset="hasenpfeffer", level="easy", name="Hana", seed=5)
     page = pages.page(name="Hana", **PHONE_KW)
     page.goto(t["url"])
     wait_connected(page)

@@ -19,13 +19,15 @@ import json
 import random
 from typing import Any
 
-import httpx
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     DESKTOP,
+    FIELDS,
     IN_VIEW,
     PHONE,
+    PHONE_KW,
     Pages,
     act,
+    bots_table,
     browser,
     pages,
     peek,
@@ -33,19 +35,9 @@ from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtur
     shots_dir,
     wait_connected,
 )
-from test_browser_hasenpfeffer import FIELDS, PHONE_KW, fits
+from test_browser_hasenpfeffer import fits
 
 from euchre import Game, Rules, notation
-
-
-def napoleon_table(pages: Pages, name: str, seed: int, players: int) -> dict[str, Any]:
-    r = httpx.post(pages.server.base + "/api/tables",
-                   json={"mode": "bots", "preset": "napoleon", "rules": {"players": players}, "level": "easy",
-                         "name": name, "seed": seed}, timeout=10)
-    assert r.status_code == 201, r.text
-    created: dict[str, Any] = r.json()
-    return created
-
 
 OVERLAPS = """(sels) => {
   const boxes = [];
@@ -109,7 +101,7 @@ def seats_inside(page: Any, n: int, width: int) -> None:
 
 
 def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
-    t = napoleon_table(pages, "Nora", seed=11, players=7)
+    t = bots_table(pages.server, "Nora", 11, preset="napoleon", level="easy", players=7)
     page = pages.page(name="Nora", **PHONE_KW)
     page.goto(t["url"])
     wait_connected(page)
@@ -186,7 +178,7 @@ def test_a_hand_at_seven_seats_on_a_phone(pages: Pages) -> None:
 
 def test_three_and_five_seats_on_a_desktop(pages: Pages) -> None:
     for players in (3, 5, 6):
-        t = napoleon_table(pages, "Ned", seed=players, players=players)
+        t = bots_table(pages.server, "Ned", players, preset="napoleon", level="easy", players=players)
         page = pages.page(name="Ned", viewport=DESKTOP)
         page.goto(t["url"])
         wait_connected(page)
@@ -247,7 +239,7 @@ def test_the_hint_strip_at_seven_seats_on_a_phone(pages: Pages) -> None:
     """The hints at a Napoleon table of seven: the Hint button sits in the felt's bottom row over no
     seat, and the strip of answers above the hand, in the engine's words for Napoleon's bids, with
     the hand, the bids and the status all still in the window and nothing over them."""
-    t = napoleon_table(pages, "Nora", seed=11, players=7)
+    t = bots_table(pages.server, "Nora", 11, preset="napoleon", level="easy", players=7)
     page = pages.page(name="Nora", **PHONE_KW)
     hints_answered(page)
     page.goto(t["url"])
@@ -280,7 +272,7 @@ def test_misere_shows_no_trump(pages: Pages) -> None:
     """This seat bids misère and wins the auction (seed 1, five seats, easy computer players):
     the trump chip says "No trump" (misère has none, and no suit appears on it), the seat's
     badge says it too, and the chip overlaps no seat, on a phone as the hand is played."""
-    t = napoleon_table(pages, "Mia", seed=1, players=5)
+    t = bots_table(pages.server, "Mia", 1, preset="napoleon", level="easy", players=5)
     page = pages.page(name="Mia", **PHONE_KW)
     page.goto(t["url"])
     wait_connected(page)

@@ -19,6 +19,7 @@ import pytest
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     IN_VIEW,
     PHONE,
+    PHONE_KW,
     Pages,
     _turn_not_seen,
     act,
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 SETTINGS_KEY = "euchre.settings"
 DEFAULTS = {"speed": None, "sounds": False, "autoplay": False, "confirmAlone": False, "cardSize": "normal",
             "fourColor": False, "hints": True}
-PHONE_KW: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 # Every frame the page sends (but pings), with the time it went, and the AudioContexts made.
 SPY = """(() => {
