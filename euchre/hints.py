@@ -22,35 +22,30 @@ same seed, from the same distribution. Where it does not cover the
 rules (the house rules' calls for best and offers, see :func:`euchre.fastbid.covered`) the
 Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
 
-A hint removes part of the sampling noise with a control variate (``control``):
-where each unseen card lies. Cards the seat cannot tell apart (of one suit as trump makes suits,
-or every unseen card before any play) are exchangeable in the sampling, so "this seat holds this
-card" minus the share of its group the seat holds has mean zero exactly; each action's points are
-regressed on those features over the sampled deals and the part they explain (who holds the
-bowers, how the trumps split) is taken out; before the play, when every unseen card is
-exchangeable, the square of how many cards of each suit a seat holds (hypergeometric) too. The
-estimate is the same in expectation; at the same budget ``bench/hints.py`` measured the 95th
-percentile move between two seeds at 0.088 instead of 0.129 (bench/README.md), and with today's
-budgets at 0.036 (interval 0.034-0.041: issue 14's goal of 0.05 met). It is not used under the
-house rules (their sampling weighs hidden choices, so the cards are not exchangeable) nor on too
-few deals (:data:`CONTROL_MIN`).
+A hint removes part of the sampling noise with a control variate (``control``, the module
+:mod:`euchre.bots.control`): where each unseen card lies. Cards the seat cannot tell apart (of one
+suit as trump makes suits, or every unseen card before any play) are exchangeable in the sampling,
+so "this seat holds this card" minus the share of its group the seat holds has mean zero exactly;
+each action's points are regressed on those features over the sampled deals and the part they
+explain (who holds the bowers, how the trumps split) is taken out; before the play, when every
+unseen card is exchangeable, the square of how many cards of each suit a seat holds
+(hypergeometric) too. The estimate is the same in expectation; at the same budget
+``bench/hints.py`` measured the 95th percentile move between two seeds at 0.088 instead of 0.129
+(bench/README.md), and with today's budgets at 0.036 (interval 0.034-0.041: issue 14's goal of
+0.05 met). It is not used under the house rules (their sampling weighs hidden choices, so the
+cards are not exchangeable) nor on too few deals (:data:`~euchre.bots.control.CONTROL_MIN`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from euchre.actions import Action
-from euchre.bots.search import Evaluation, SearchBot, _Later, searches, within_reach
-from euchre.cards import effective_suit
+from euchre.bots.search import SearchBot, searches, within_reach
 from euchre.errors import RulesError
-from euchre.view import _HOUSE_PHASES, PlayerView
+from euchre.view import PlayerView
 
 if TYPE_CHECKING:
     from euchre.fastbid import Samples
@@ -141,206 +136,21 @@ def searchable(view: PlayerView) -> bool:
     return searches(view)
 
 
-_BLAS: tuple[object, object] | None | bool = False
-"""OpenBLAS's (get, set) number of threads, found once (``None``: not found)."""
-_BLAS_LOCK = threading.Lock()
-_BLAS_USERS = [0, 1]
-"""Regressions running now, and the thread count to restore when none is."""
-
-
-@contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """Run the control variate's linear algebra on one BLAS thread. Its matrices are small (some
-    100 features) and OpenBLAS's threads, woken for each product, wait for cores that the search
-    and other processes hold: on two busy cores ``eigh`` of a 100 x 100 matrix took 0.2 s instead
-    of 0.5 ms, and ``A.T @ A`` over 4,000 deals 0.13 s instead of 2 ms (a quarter of a hint). The
-    count is set back afterwards. NumPy's own OpenBLAS is looked up by its exported names; where it
-    is not found (another BLAS), nothing changes."""
-    global _BLAS
-    if _BLAS is False:
-        _BLAS = None
-        try:
-            import ctypes
-            import glob
-            import os
-
-            import numpy as np
-
-            libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
-            for path in sorted(glob.glob(os.path.join(libs, "*openblas*"))):
-                lib = ctypes.CDLL(path)
-                for getter, setter in (("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
-                                       ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
-                                       ("openblas_get_num_threads", "openblas_set_num_threads")):
-                    if hasattr(lib, getter) and hasattr(lib, setter):
-                        _BLAS = (getattr(lib, getter), getattr(lib, setter))
-                        break
-                if _BLAS is not None:
-                    break
-        except OSError:
-            _BLAS = None
-    if not isinstance(_BLAS, tuple):
-        yield
-        return
-    get, put = _BLAS
-    with _BLAS_LOCK:  # (hints in several threads: the first in saves the count, the last out restores it)
-        if _BLAS_USERS[0] == 0:
-            _BLAS_USERS[1] = int(get())  # type: ignore[operator]
-            put(1)  # type: ignore[operator]
-        _BLAS_USERS[0] += 1
-    try:
-        yield
-    finally:
-        with _BLAS_LOCK:
-            _BLAS_USERS[0] -= 1
-            if _BLAS_USERS[0] == 0:
-                put(_BLAS_USERS[1])  # type: ignore[operator]
-
-
-CONTROL_MIN = 8
-"""The control variate is used only with at least this many sampled deals per feature."""
-
-
-def _controllable(view: PlayerView) -> bool:
-    """Whether the unseen cards of a group are exchangeable in :meth:`PlayerView.resample` (not
-    under the house rules, whose sampling weighs the other seats' hidden choices)."""
-    r = view.rules
-    return not (view.gifts or view.phase in _HOUSE_PHASES or view.misdeal >= 0 or view.farmer >= 0
-                or r.ace_no_face or r.farmers_hand or r.double_deck)  # (the double deck's copies: no features)
-
-
-def _features(view: PlayerView, hands: list[tuple[int, ...]]):  # -> numpy array (samples x features)
-    """Per sampled deal: for each other seat and each unseen card, whether the seat holds it minus
-    the share of the card's group the seat holds (mean zero when the cards of a group are
-    exchangeable: of one suit as trump makes suits, all of them while no void is known). The up
-    card (whose place is constrained) and the Joker are left out."""
-    import numpy as np
-
-    seat = view.seat
-    pool = view.unseen_mask()
-    if view.up_card is not None:
-        pool &= ~(1 << view.up_card)
-    cards = [c for c in range(pool.bit_length()) if pool >> c & 1 and c != 32]
-    voids = view.voids()
-    group_of = [0 if not voids else effective_suit(c, view.trump) for c in cards]
-    others = [s for s in range(view.rules.players) if s != seat]
-    H = np.array([[h[s] for s in others] for h in hands], dtype=np.int64)  # samples x seats
-    C = np.array(cards, dtype=np.int64)
-    held = ((H[:, :, None] >> C[None, None, :]) & 1).astype(float)  # samples x seats x cards
-    G = np.array(group_of)
-    out = held.copy()
-    for g in set(group_of):
-        m = G == g
-        out[:, :, m] -= held[:, :, m].mean(axis=2, keepdims=True)
-    X = out.reshape(len(hands), -1)
-    size = held.sum(axis=2)  # samples x seats: unseen cards held
-    if not voids and view.phase.name != "PLAY" and np.all(size == size[0]):
-        # Before the play every unseen card is exchangeable and each seat holds a fixed number of
-        # them, so how many of a set of cards it holds is hypergeometric: its square has a known
-        # mean too (how a suit splits, as trump and as a plain suit).
-        total = len(cards)
-        extra = []
-        for t in range(4):
-            for trump in (t, None):
-                m = np.array([effective_suit(c, trump) == t if trump is not None else c // 8 == t for c in cards])
-                got = held[:, :, m].sum(axis=2)  # samples x seats
-                K = int(m.sum())
-                for j, draw in enumerate(size[0]):
-                    mu = draw * K / total
-                    var = mu * (total - K) / total * (total - draw) / max(total - 1, 1)
-                    extra.append(got[:, j] ** 2 - (var + mu * mu))
-        X = np.hstack([X, np.array(extra).T])
-    return X[:, X.std(axis=0) > 1e-12]
-
-
 class _HintBot(SearchBot):
-    """The search bot as a hint uses it: it keeps each sampled deal's hands and, with ``control``,
-    corrects each action's points by the control variate (:func:`_features`)."""
+    """The search bot as a hint uses it: the control variate on unless ``control`` is false
+    (:mod:`euchre.bots.control`), a bid's compiled samples on ``threads`` threads."""
 
     def __init__(self, *args: object, control: bool = True, compiled: bool = True, threads: int = 1,
                  **kw: object) -> None:
-        super().__init__(*args, compiled_bids=compiled, **kw)  # type: ignore[arg-type,misc]
-        self.control = control
+        super().__init__(*args, compiled_bids=compiled, control=control, **kw)  # type: ignore[arg-type,misc]
         self.threads = threads
-        self._hands: list[tuple[int, ...]] = []
-
-    def evaluate(self, view: PlayerView, *, samples: int | None = None,
-                 actions: list[Action] | None = None) -> list[Evaluation]:
-        self._hands = []
-        return super().evaluate(view, samples=samples, actions=actions)
 
     def _compiled_batch(self, view: PlayerView, candidates: list[Action], count: int, seed: int,
                         first: int) -> Samples:
-        """The compiled samples (:mod:`euchre.fastbid`) on ``threads`` threads, their hands kept
-        for the control variate."""
+        """The compiled samples (:mod:`euchre.fastbid`) on ``threads`` threads."""
         from euchre import fastbid
 
-        got = fastbid.sample_values(self, view, candidates, count, seed, first=first, threads=self.threads)
-        self._hands.extend(got.hands)
-        return got
-
-    def _values(self, sample, seat, actions, view):  # type: ignore[no-untyped-def]
-        self._hands.append(tuple(sample.hands))
-        return super()._values(sample, seat, actions, view)
-
-    def _finish(self, acc, candidates, view):  # type: ignore[no-untyped-def]
-        with _one_blas_thread():
-            return self._finish_controlled(acc, candidates, view)
-
-    def _finish_controlled(self, acc, candidates, view):  # type: ignore[no-untyped-def]
-        plain = super()._finish(acc, candidates, view)
-        if not self.control or not _controllable(view) or len(self._hands) != acc.count:
-            return plain
-        import numpy as np
-
-        X = _features(view, self._hands)
-        n, k = X.shape
-        if k == 0 or n < CONTROL_MIN * k:
-            return plain
-        slope = self._slope(view)
-        choice = {}
-        for (a, key), group in acc.later.items():
-            choice[(a, key)] = max(group, key=lambda b: group[b][1] - group[b][2] * self._margin(b, view) * slope)
-        w = np.array([row[0] for row in acc.rows])
-        per = {}
-        for a in candidates:
-            ys = []
-            for _, values in acc.rows:
-                v = values[a]
-                if isinstance(v, _Later):
-                    b = choice.get((a, v.key))
-                    ys.append(v.values[b][0] if b is not None and b in v.values else 0.0)
-                else:
-                    ys.append(v[0])
-            per[a] = np.array(ys)
-        wbar = w.mean()
-        A = np.hstack([np.ones((n, 1)), X])
-        xbar = X.mean(axis=0)
-        dof = max(n - k - 1, 1)
-        # Least squares by the normal equations, pseudo-inverted once (the features of a group sum
-        # to zero, so they are collinear; LAPACK's SVD also ran 50 times slower beside numba).
-        vals, vecs = np.linalg.eigh(A.T @ A)
-        keep = vals > vals.max() * 1e-10
-        proj = (vecs[:, keep] / vals[keep]) @ vecs[:, keep].T @ A.T  # (k+1) x n
-
-        def corrected(y: np.ndarray) -> tuple[float, float]:
-            """(estimate, standard error): the weighted mean of ``y`` less what the features explain
-            (the ratio estimator linearised: its deviations regressed on the features)."""
-            r = float((w * y).sum() / w.sum())
-            z = w * (y - r) / wbar
-            beta = proj @ z
-            resid = z - A @ beta
-            return r - float(beta[1:] @ xbar), math.sqrt(float(resid @ resid) / dof / n)
-
-        est = {a: corrected(per[a]) for a in candidates}
-        top = max(candidates, key=lambda a: est[a][0])
-        out = []
-        for e in plain:
-            pts, se = est[e.action]
-            d = 0.0 if e.action == top else corrected(per[top] - per[e.action])[1]
-            out.append(replace(e, points=pts, utility=pts if not self._score_matters(view) else e.utility,
-                               stderr=se, stderr_vs_best=d))
-        return sorted(out, key=lambda e: -e.points)
+        return fastbid.sample_values(self, view, candidates, count, seed, first=first, threads=self.threads)
 
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,

@@ -288,13 +288,13 @@ def test_control_variate_features_have_mean_zero_where_the_sampling_puts_cards()
     cards of a group are exchangeable in :meth:`PlayerView.resample`, voids shown included."""
     import numpy as np
 
-    from euchre.hints import _controllable, _features
+    from euchre.bots.control import controllable, features
 
     rng = random.Random(3)
     for view in (_late_play_view(), _heuristic_view(Phase.PLAY, 1), _heuristic_view(Phase.BID2),
                  _heuristic_view(Phase.DISCARD)):
-        assert _controllable(view)
-        X = _features(view, [tuple(view.resample(rng).hands) for _ in range(3000)])
+        assert controllable(view)
+        X = features(view, [tuple(view.resample(rng).hands) for _ in range(3000)])
         assert X.shape[1] > 0
         se = X.std(axis=0) / np.sqrt(len(X))
         assert np.all(np.abs(X.mean(axis=0)) <= 4.5 * se + 1e-9)

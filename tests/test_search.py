@@ -786,3 +786,27 @@ def test_a_budget_that_is_not_a_count_is_refused_up_front(options: dict[str, obj
     name = next(iter(options))
     with pytest.raises(ValueError, match=f"^{name} must be a whole number of at least 1"):
         SearchBot(seed=1, **options)  # type: ignore[arg-type]
+
+
+def test_control_corrects_the_estimates_on_the_same_deals() -> None:
+    """``control`` (:mod:`euchre.bots.control`): on the same deals (the same seed) each choice's
+    points are corrected by where the unseen cards lay, so the numbers move and their standard
+    errors shrink; the same seed gives the same numbers; under a house rule whose sampling weighs
+    hidden choices (the farmer's hand) nothing is corrected."""
+    rng = random.Random(17)
+    bids = [view for state, view in heuristic_views(AMERICAN, 4, rng)
+            if state.phase in (Phase.BID1, Phase.BID2) and len(view.legal_actions) > 1][:3]
+    assert bids
+    for view in bids:
+        plain = {e.action: e for e in SearchBot(seed=4).evaluate(view)}
+        cv = SearchBot(seed=4, control=True).evaluate(view)
+        assert {e.action for e in cv} == set(plain)
+        assert any(abs(e.points - plain[e.action].points) > 1e-9 for e in cv)
+        assert sum(e.stderr for e in cv) < sum(plain[e.action].stderr for e in cv)
+        assert SearchBot(seed=4, control=True).evaluate(view) == cv
+    farmer = next(view for state, view in heuristic_views(Rules.preset("american", farmers_hand=True), 4, rng)
+                  if state.phase is Phase.BID1 and len(view.legal_actions) > 1)
+    from euchre.bots.control import controllable
+
+    assert controllable(bids[0]) and not controllable(farmer)
+    assert tiny(seed=2, control=True).evaluate(farmer) == tiny(seed=2).evaluate(farmer)

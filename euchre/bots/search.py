@@ -276,7 +276,7 @@ class _Sums:
     action, and the later decisions of the seat's own by (action, history there) -> choice ->
     [points, utility, weight]."""
 
-    __slots__ = ("sums", "later", "weight", "count", "rows")
+    __slots__ = ("sums", "later", "weight", "count", "rows", "hands")
 
     def __init__(self, sums: dict[Action, list[float]],
                  later: dict[tuple[Action, tuple[tuple[int, ...], int]], dict[Action, list[float]]]) -> None:
@@ -286,9 +286,14 @@ class _Sums:
         self.count = 0
         self.rows: list[tuple[float, dict[Action, tuple[float, float] | _Later]]] = []
         """Each sample's weight and values, for the standard errors."""
+        self.hands: list[tuple[int, ...]] = []
+        """Each sample's hands at the view, as masks, for the control variate (when kept)."""
 
-    def add(self, values: dict[Action, tuple[float, float] | _Later], w: float) -> None:
-        """One more sample's values, with its weight."""
+    def add(self, values: dict[Action, tuple[float, float] | _Later], w: float,
+            hands: tuple[int, ...] | None = None) -> None:
+        """One more sample's values, with its weight (and its hands at the view, for ``control``)."""
+        if hands is not None:
+            self.hands.append(hands)
         for a, v in values.items():
             if isinstance(v, _Later):
                 group = self.later.setdefault((a, v.key), {})
@@ -426,6 +431,12 @@ class SearchBot(Bot):
     played differently), the partner's cards at 0.5 +0.007 +- 0.011 (7 deals): what the bids and
     the partner's cards say is already in the samples by the time it matters, so both stay off.
 
+    ``control`` (off by default) corrects each choice's points on the same samples by the hints'
+    control variate (:mod:`euchre.bots.control`: where the unseen cards lay, regressed out), which
+    about halves the variance of a bid's estimate where it applies (enough samples per feature:
+    the bids' 800, a card late in the hand; not under the house rules whose sampling weighs hidden
+    choices).
+
     Every budget is a count of samples, never a time: a decision is a function of the seed and the
     view (and of the bot's earlier decisions in the game, which advance its random generator), the
     same on a loaded machine as on an idle one. ``time_limit`` is accepted only as ``None`` (old
@@ -448,7 +459,8 @@ class SearchBot(Bot):
                  wide_samples: int = 80, auction_close_factor: int = 2, early_bids: bool = True,
                  early_play: bool = True, early_even: bool | None = None, compiled_bids: bool = True,
                  house_bid_samples: int = HOUSE_BID_SAMPLES, late_fusion: int = 0,
-                 bids_in_play: float | None = None, infer_partner: float | None = None) -> None:
+                 bids_in_play: float | None = None, infer_partner: float | None = None,
+                 control: bool = False) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -466,6 +478,7 @@ class SearchBot(Bot):
                                        or not 0 < weight <= 1):
                 raise ValueError(f"{name} must be a number above 0 and at most 1, or null, not {weight!r}")
         self.seed = seed
+        self.control = control
         self.late_fusion = late_fusion
         self.infer_partner = infer_partner
         self.bids_in_play = bids_in_play
@@ -598,7 +611,7 @@ class SearchBot(Bot):
             if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
                 # (Napoleon, the double deck: not read; the heuristic's choices cost more than the solves.)
                 w *= self._play_weight(sample, seat, self.infer_play, fits, self.infer_partner)
-            acc.add(self._values(sample, seat, candidates, view), w)
+            acc.add(self._values(sample, seat, candidates, view), w, tuple(sample.hands) if self.control else None)
             i += 1
             if prune and bidding and i == max(self.min_samples, count // 4):
                 if view.phase is Phase.BID2:
@@ -625,8 +638,9 @@ class SearchBot(Bot):
         cut = max(self.min_samples, count // 4) if prune and view.phase is Phase.BID2 else count + 1
         for first, upto in ((0, min(cut, count)), (cut, count)):
             if upto > first:
-                for values in self._compiled_batch(view, candidates, upto - first, seed, first).values:
-                    acc.add(values, 1.0)
+                batch = self._compiled_batch(view, candidates, upto - first, seed, first)
+                for values, hands in zip(batch.values, batch.hands, strict=True):
+                    acc.add(values, 1.0, hands if self.control else None)
             if upto == cut:
                 candidates = self._prune(candidates, acc)
         return self._finish(acc, candidates, view)
@@ -659,31 +673,45 @@ class SearchBot(Bot):
             sums[a][0] += pts
             sums[a][1] += util
             debt[a] += w * self._margin(best, view)
-        errors = self._stderrs(acc, candidates, choice)
+        rows = self._resolved(acc, candidates, choice)
+        errors = self._stderrs(rows, candidates)
         out = []
         for a in candidates:
             pts, util = (x / acc.weight for x in sums[a])
             out.append(Evaluation(a, pts, util, acc.count, debt[a] / acc.weight, *errors[a]))
+        if self.control and len(acc.hands) == acc.count:
+            from euchre.bots.control import corrected
+
+            out = corrected(out, view, acc.hands, rows, self._score_matters(view))
         out.sort(key=lambda e: -self._adjusted(e, view))
         return out
 
     @staticmethod
-    def _stderrs(acc: _Sums, candidates: list[Action],
-                 choice: dict[tuple[Action, tuple[tuple[int, ...], int]], Action]) -> dict[Action, tuple[float, float]]:
-        """(standard error of the points, standard error of the difference to the action with the
-        most points) per action, from each sample's points (weighted; the effective number of
-        samples is ``(sum w)^2 / sum w^2``)."""
-        rows = acc.rows
-        per: dict[Action, list[float]] = {a: [] for a in candidates}
-        weights = [w for w, _ in rows]
-        for _, values in rows:
+    def _resolved(acc: _Sums, candidates: list[Action], choice: dict[tuple[Action, tuple[tuple[int, ...], int]], Action]
+                  ) -> list[tuple[float, dict[Action, tuple[float, float]]]]:
+        """Each sample's weight and (points, utility) per candidate, the seat's own later decisions
+        taken as ``choice`` takes them (a later choice not valued on the sample: 0)."""
+        out = []
+        for w, values in acc.rows:
+            got = {}
             for a in candidates:
                 v = values[a]
                 if isinstance(v, _Later):
                     b = choice.get((a, v.key))
-                    per[a].append(v.values[b][0] if b is not None and b in v.values else 0.0)
+                    got[a] = v.values[b] if b is not None and b in v.values else (0.0, 0.0)
                 else:
-                    per[a].append(v[0])
+                    got[a] = v
+            out.append((w, got))
+        return out
+
+    @staticmethod
+    def _stderrs(rows: list[tuple[float, dict[Action, tuple[float, float]]]],
+                 candidates: list[Action]) -> dict[Action, tuple[float, float]]:
+        """(standard error of the points, standard error of the difference to the action with the
+        most points) per action, from each sample's points (weighted; the effective number of
+        samples is ``(sum w)^2 / sum w^2``)."""
+        per: dict[Action, list[float]] = {a: [values[a][0] for _, values in rows] for a in candidates}
+        weights = [w for w, _ in rows]
         total = sum(weights)
         n_eff = total * total / max(sum(w * w for w in weights), 1e-300)
 
@@ -755,7 +783,7 @@ class SearchBot(Bot):
         :data:`PRUNE_MARGIN` points or three standard errors of the difference (each candidate
         costs a solve per sample). Pruning after eight samples to the two best calls dropped the
         right call of a clear hand on some seeds (stick the dealer with Ac Kc Qc, clubs gone)."""
-        errors = self._stderrs(acc, candidates, {})
+        errors = self._stderrs(self._resolved(acc, candidates, {}), candidates)
         means = {a: acc.sums[a][0] / acc.weight for a in candidates}
         top = max(means.values())
         calls = [a for a in candidates if a.kind is Kind.CALL]
