@@ -810,3 +810,13 @@ def test_control_corrects_the_estimates_on_the_same_deals() -> None:
 
     assert controllable(bids[0]) and not controllable(farmer)
     assert tiny(seed=2, control=True).evaluate(farmer) == tiny(seed=2).evaluate(farmer)
+
+
+@pytest.mark.parametrize("options", [{"control": "no"}, {"own_bids": 0}, {"compiled_bids": "false"},
+                                     {"score_aware": None}, {"early_even": 1}])
+def test_a_switch_that_is_not_true_or_false_is_refused_up_front(options: dict[str, object]) -> None:
+    """A switch given as a string or a number (``'expert:{"control": "no"}'`` on the command line)
+    is refused, naming it, instead of being read as on or off by its truth."""
+    (name,) = options
+    with pytest.raises(ValueError, match=f"^{name} must be true"):
+        SearchBot(seed=1, **options)  # type: ignore[arg-type]

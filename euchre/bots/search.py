@@ -476,6 +476,14 @@ class SearchBot(Bot):
                 raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         if isinstance(late_fusion, bool) or not hasattr(late_fusion, "__index__") or late_fusion < 0:
             raise ValueError(f"late_fusion must be a whole number of at least 0, not {late_fusion!r}")
+        switches = {"infer_bids": infer_bids, "score_aware": score_aware, "own_bids": own_bids,
+                    "heuristic_bids": heuristic_bids, "early_bids": early_bids, "early_play": early_play,
+                    "compiled_bids": compiled_bids, "control": control}
+        for name, on in switches.items():
+            if not isinstance(on, bool):  # (a JSON "no" or 0 from the command line would read as on or off silently)
+                raise ValueError(f"{name} must be true or false, not {on!r}")
+        if early_even is not None and not isinstance(early_even, bool):
+            raise ValueError(f"early_even must be true, false or null, not {early_even!r}")
         for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner}.items():
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float))
                                        or not 0 < weight <= 1):
