@@ -428,6 +428,9 @@ def discard(card: int) -> Action:
     >>> discard(Card.parse("9c")) - DISCARD_OFFSET == Card.parse("9c")
     True
     """
+    if not 0 <= card < NUM_CARDS:
+        raise InvalidActionError(f"no {_card_words(card)} is ever discarded: only the Euchre decks' cards "
+                                 "(the nines up, the sevens and eights, the Joker) are buried or given")
     return ACTIONS[_DISCARD + card]
 
 
@@ -438,4 +441,15 @@ def give(card: int) -> Action:
     >>> give(Card.parse("Ah")), give(Card.parse("Ah")) - GIVE_OFFSET == Card.parse("Ah")
     (Action('give Ah'), True)
     """
+    if not 0 <= card < NUM_CARDS:
+        raise InvalidActionError(f"no {_card_words(card)} is ever given: only the Euchre decks' cards "
+                                 "(the nines up, the sevens and eights, the Joker) are given or buried")
     return ACTIONS[_GIVE + card]
+
+
+def _card_words(card: int) -> str:
+    """``card`` as a card if it is one, else as the number it is (for an error message)."""
+    try:
+        return f"card {Card(card)}"
+    except InvalidActionError:
+        return f"card id {card!r}"

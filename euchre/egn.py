@@ -149,6 +149,8 @@ def _parse_json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise RecordError("not a record: its objects or arrays are nested too deeply") from None
 
 
 def _check_file_type(data: Any, kind: str, file_type: str, shape: str, other: str, other_words: str) -> None:

@@ -255,23 +255,35 @@ class GameRecord:
                 raise RecordError(f"{where}: actions must be a list of strings")
             for j, text in enumerate(raw):
                 actions.append(_parse_seat_action(text, f"{where}, action {j + 1}"))
-            points = hd.get("points")
             elapsed = hd.get("elapsed")
+            if elapsed is not None and (isinstance(elapsed, bool) or not isinstance(elapsed, int | float)
+                                        or not 0 <= elapsed < float("inf")):
+                raise RecordError(f"{where}: elapsed must be the seconds since the game began, got {elapsed!r}")
             hands.append(HandRecord(
                 deal=state.deal, actions=actions,
-                points=tuple(points) if isinstance(points, list) else None,
-                elapsed=float(elapsed) if isinstance(elapsed, int | float) else None,
-                notes=dict(hd.get("notes", {})),
+                points=_ints(hd, "points", where, rules.sides),
+                elapsed=float(elapsed) if elapsed is not None else None,
+                notes=_subtable(hd, "notes", where),
             ))
-        result = data.get("result", {})
+        result = _subtable(data, "result", "record")
+        seed = game.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise RecordError(f"[game]: seed must be a whole number from 0, got {seed!r}")
+        players = game.get("players", [])
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError(f"[game]: players must be a list of names, got {players!r}")
+        if players and len(players) != rules.players:
+            raise RecordError(f"[game]: players names {len(players)} seats; the rules seat {rules.players}")
+        if not 0 <= first_dealer < rules.players:
+            raise RecordError(f"[game]: first_dealer must be a seat from 0 to {rules.players - 1}, got {first_dealer}")
+        winners = _ints(result, "winners", "[result]")
+        if winners is not None and not all(0 <= w < rules.sides for w in winners):
+            raise RecordError(f"[result]: winners must be sides from 0 to {rules.sides - 1}, got {list(winners)}")
         return cls(
-            rules=rules, hands=hands, first_dealer=first_dealer,
-            seed=game.get("seed") if isinstance(game.get("seed"), int) else None,
-            players=[str(p) for p in game.get("players", [])],
-            initial_scores=tuple(game["initial_scores"]) if "initial_scores" in game else None,
-            scores=tuple(result["scores"]) if "scores" in result else None,
-            winners=tuple(result["winners"]) if "winners" in result else None,
-            meta=dict(data.get("meta", {})),
+            rules=rules, hands=hands, first_dealer=first_dealer, seed=seed, players=list(players),
+            initial_scores=_ints(game, "initial_scores", "[game]", rules.sides),
+            scores=_ints(result, "scores", "[result]", rules.sides), winners=winners,
+            meta=_subtable(data, "meta", "record"),
         )
 
     @classmethod
@@ -368,8 +380,8 @@ class MatchRecord:
         if not isinstance(games_data, list) or not games_data:
             raise RecordError("games: a match record needs one [[games]] table per game")
         players = head.get("players", [])
-        if not isinstance(players, list):
-            raise RecordError("[match]: players must be a list of names")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError(f"[match]: players must be a list of names, got {players!r}")
         games = []
         for i, gd in enumerate(games_data):
             if not isinstance(gd, dict):
@@ -391,7 +403,7 @@ class MatchRecord:
             raise RecordError(f"[match]: winner must be a side number, got {winner!r}")
         return cls(rules=rules, games=games, seed=seed, players=[str(p) for p in players],
                    wins=tuple(wins) if wins is not None else None, winner=winner,
-                   meta=dict(data.get("meta", {})))
+                   meta=_subtable(data, "meta", "record"))
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
@@ -404,6 +416,8 @@ def _toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RecordError(f"not valid TOML: {e}") from None
+    except RecursionError:
+        raise RecordError("not a record: its tables or lists are nested too deeply") from None
 
 
 def _written_elapsed(elapsed: float, rules: Rules) -> float:
@@ -434,6 +448,26 @@ def _table(data: dict[str, Any], name: str) -> dict[str, Any]:
     return t
 
 
+def _subtable(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """The optional table ``key`` of ``data`` (empty when absent)."""
+    t = data.get(key, {})
+    if not isinstance(t, dict):
+        raise RecordError(f"{where}: {key} must be a table, got {t!r}")
+    return dict(t)
+
+
+def _ints(data: dict[str, Any], key: str, where: str, length: int | None = None) -> tuple[int, ...] | None:
+    """The optional list of whole numbers ``key`` of ``data`` (``length`` of them, if given)."""
+    v = data.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        raise RecordError(f"{where}: {key} must be a list of whole numbers, got {v!r}")
+    if length is not None and len(v) != length:
+        raise RecordError(f"{where}: {key} must give {length} sides, got {v!r}")
+    return tuple(v)
+
+
 def _int(data: dict[str, Any], key: str, where: str) -> int:
     v = data.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -445,7 +479,7 @@ def _parse_seat_action(text: Any, where: str) -> tuple[int, Action]:
     if not isinstance(text, str):
         raise RecordError(f"{where}: must be a string like 'p1 play Jh', got {text!r}")
     head, _, rest = text.strip().partition(" ")
-    if len(head) < 2 or head[0] != "p" or not head[1:].isdigit():
+    if len(head) < 2 or head[0] != "p" or not (head[1:].isascii() and head[1:].isdigit()):
         raise RecordError(f"{where}: {text!r} must start with the seat, like 'p1 play Jh'")
     try:
         return int(head[1:]), Action.parse(rest)

@@ -81,6 +81,8 @@ class SavedGame:
             game = record.replay()
         except RecordError as e:
             return cls(path.stem, path, saved, error=str(e))
+        except Exception as e:  # (one file the reader trips on must not hide the other saves)
+            return cls(path.stem, path, saved, error=f"{path}: cannot be read ({type(e).__name__}: {e})")
         return cls(path.stem, path, saved, record, game)
 
 

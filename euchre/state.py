@@ -41,6 +41,8 @@ from euchre.actions import (
     Action,
     Kind,
     call,
+    discard,
+    give,
 )
 from euchre.cards import (
     CARDS,
@@ -685,9 +687,9 @@ class State:
                 pass
             else:
                 if phase is Phase.GIVE:
-                    return GIVE_ACTIONS[c]
+                    return give(c)
                 if phase in (Phase.DISCARD, Phase.BEST_DISCARD, Phase.FARMER_GIVE):
-                    return DISCARD_ACTIONS[c]
+                    return discard(c)
                 return PLAY_ACTIONS[c]
             try:
                 return call(parse_trump(words[0]))

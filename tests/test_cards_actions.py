@@ -10,6 +10,7 @@ from euchre import (
     CardSet,
     DealError,
     EuchreError,
+    Game,
     IllegalActionError,
     InvalidActionError,
     Kind,
@@ -360,3 +361,27 @@ def test_napoleons_low_cards_follow_the_euchre_ids() -> None:
     assert trump_suit(t) is Suit.CLUBS and effective_suit(C("Js"), t) == Suit.SPADES
     assert card_power(C("2c"), t) > card_power(C("As"), t) and card_power(C("Ac"), t) > card_power(C("Jc"), t)
     assert sort_hand([C(x) for x in "3s Jc Js 2c Ac Ad".split()], t) == [C(x) for x in "Ac Jc 2c Ad Js 3s".split()]
+
+
+@pytest.mark.parametrize("text", ["give 2c", "give 6s", "discard 6s", "discard 2c", "give 3c"])
+def test_a_card_no_euchre_deck_holds_is_never_read_as_another_action(text: str) -> None:
+    """The 2s to 6s (Napoleon's) have no discard or give code: their ids ran past the end of those
+    actions into others ('give 2c' read as 'misdeal', 'discard 6s' as 'play Th')."""
+    with pytest.raises(InvalidActionError, match="is ever"):
+        Action.parse(text)
+
+
+def test_a_low_card_typed_alone_while_discarding_or_giving_is_refused_and_changes_nothing() -> None:
+    game = Game(Rules(ace_no_face=True), seed=11)
+    before = game.state.key()
+    for text in ("give 2c", "2c"):
+        with pytest.raises((InvalidActionError, IllegalActionError)):
+            game.push(text)
+    assert game.state.key() == before
+    game = Game(Rules(), seed=3)
+    while game.state.phase.name != "DISCARD":
+        game.push(game.legal_actions()[1] if game.state.phase.name == "BID1" else game.legal_actions()[0])
+    before = game.state.key()
+    with pytest.raises(InvalidActionError):
+        game.push("6h")
+    assert game.state.key() == before

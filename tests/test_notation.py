@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from euchre import Game, RecordError, Rules, notation
 from euchre.notation import GameRecord
@@ -203,3 +208,64 @@ def test_resumed_timed_game_keeps_its_elapsed_time_and_ends_on_time() -> None:
     # Elapsed time went on from the saved game's, one minute a hand, and ended at the duration.
     assert resumed.elapsed[len(game.elapsed)] == game.elapsed[-1] + 60.0
     assert resumed.elapsed[-1] >= 30 * 60
+
+
+_RECORD_TEXT = notation.dumps(_random_game(Rules(), seed=9))
+
+
+def _paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Every key and list index of a parsed record, as a path from the top."""
+    out: list[tuple[object, ...]] = []
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for k, v in items:
+        out.append(path + (k,))
+        out.extend(_paths(v, path + (k,)))
+    return out
+
+
+_TOML_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=True)
+    | st.text(max_size=12) | st.sampled_from(["p1 pass", "p9 play Jh", "p² pass", "give 2c", "Jh 9h"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_value_anywhere_in_a_record_is_refused_with_a_record_error_or_read(data: st.DataObject) -> None:
+    """A record edited by hand or damaged on disk: any value at any place (a deal, an action, the
+    scores, the players, the notes...) either reads and replays or raises RecordError naming the
+    place, never another exception (the saved-games list and `euchre replay` rely on it)."""
+    base = tomllib.loads(_RECORD_TEXT)
+    base["meta"] = {"title": "a game", "bots": {"1": "expert"}}
+    base["hands"][0]["notes"] = {"filled": "2 cards"}
+    last = len(base["hands"]) - 1
+    places = [p for p in _paths(base)  # (of the hands, the first and the last; of their actions, three)
+              if p[0] != "hands" or len(p) == 1
+              or (p[1] in (0, last) and (len(p) < 4 or p[2] != "actions" or p[3] in (0, 1, 7)))]
+    path = data.draw(st.sampled_from(places))
+    value = data.draw(_TOML_VALUES)
+    node: Any = base
+    for k in path[:-1]:
+        node = node[k]
+    if value is None:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    try:
+        text = tomli_w.dumps(base)
+    except (TypeError, ValueError):
+        return  # not writable as TOML (a null inside a list): no file can hold it
+    try:
+        notation.loads(text).replay()
+    except RecordError:
+        pass
+
+
+def test_a_record_nested_too_deeply_is_refused() -> None:
+    deep = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    with pytest.raises(RecordError, match="nested too deeply"):
+        notation.loads(deep)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        notation.loads("[" * 100000 + "]" * 100000)
