@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
 import re
 import shlex
@@ -505,7 +506,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if args.level is not None and args.bots is not None:
         parser.exit(2, "euchre: error: give --level or --bots, not both\n")
-    if args.save is not None and args.save.exists():
+    if args.save is not None:
         _check_save_file(args.save, parser)
 
     console = Console(no_color=args.no_color, highlight=False)
@@ -575,10 +576,19 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     while True:
         if match is not None:
             meta["match"] = _match_meta(match)
-        status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
-                               delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,
-                               levels=levels, autoplay=prefs.autoplay, confirm_alone=prefs.confirm_alone,
-                               four_colour=prefs.four_colour)
+        try:
+            status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
+                                   delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,
+                                   levels=levels, autoplay=prefs.autoplay, confirm_alone=prefs.confirm_alone,
+                                   four_colour=prefs.four_colour)
+        except BotProtocolError as e:
+            # The game so far is the player's: it is saved as on quitting, to be resumed once the
+            # bot works again.
+            from rich.markup import escape
+
+            console.print(f"[bold red]An external bot failed:[/] {escape(str(e))}", soft_wrap=True)
+            status = "failed"
+            break
         if match is None or status != "finished" or not match.settle():
             break
         # The match goes on: this game goes to the archive, the next is dealt.
@@ -613,7 +623,8 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             else:
                 console.print(f"The whole match's record is saved in {whole} (euchre replay shows it).", soft_wrap=True)
     try:
-        return _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
+        code = _after_play(game, names, meta, resumed, save_path, console, moves_before, human)
+        return 1 if status == "failed" else code
     finally:
         if status == "quit":
             console.print("Goodbye!")
@@ -689,9 +700,24 @@ def _after_play(game: Game, names: list[str], meta: dict[str, Any], resumed: Sav
 
 
 def _check_save_file(path: Path, parser: argparse.ArgumentParser) -> None:
-    """``--save FILE`` never overwrites a file that is not a game record."""
+    """``--save FILE`` never overwrites a file that is not a game record, and must be writable:
+    found out now, not after a game played to nothing."""
     if path.is_dir():
         parser.exit(2, f"euchre: error: --save: {path} is a directory; give a file name\n")
+    if not path.exists():
+        if not path.parent.is_dir():
+            parser.exit(2, f"euchre: error: --save: there is no directory {path.parent}\n")
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            path.unlink()
+        except OSError as e:
+            parser.exit(2, f"euchre: error: --save: cannot write {path}: {e.strerror or e}\n")
+        return
+    try:
+        with path.open("a"):
+            pass
+    except OSError as e:
+        parser.exit(2, f"euchre: error: --save: cannot write {path}: {e.strerror or e}\n")
     if path.stat().st_size == 0:
         return
     entry = SavedGame.read(path)
@@ -714,13 +740,22 @@ def _save_on_quit(game: Game, names: list[str], meta: dict[str, Any], path: Path
     from euchre import saves
 
     fresh = path is None
-    target = saves.new_save_path() if path is None else path
+    target: Path | None = None
     try:
+        target = saves.new_save_path() if path is None else path
         note = saves.write_save(game, target, players=names, meta=meta)
     except OSError as e:
-        if fresh:
+        if fresh and target is not None:
             target.unlink(missing_ok=True)
-        console.print(f"[bold red]Could not save the game:[/] {e}")
+        console.print(f"[bold red]Could not save the game in {target or saves.saves_dir()}:[/] {e}", soft_wrap=True)
+        # Nothing is lost: the game goes to a file of its own in the system's temporary directory.
+        try:
+            target = saves.fallback_save(game, players=names, meta=meta)
+        except OSError as e2:
+            console.print(f"[bold red]Nor in the temporary directory:[/] {e2}. The game is lost.")
+            return 1
+        console.print(f"Game saved instead in {target}; [bold]{_resume_command(target)}[/] continues it.",
+                      soft_wrap=True)
         return 1
     if note:
         console.print(note)
@@ -738,12 +773,25 @@ def _finish(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGa
     try:
         archive = saves.archive_game(game, players=names, meta=meta)
     except OSError as e:
-        console.print(f"[bold red]Could not archive the finished game:[/] {e}")
+        console.print(f"[bold red]Could not archive the finished game in {saves.archive_dir()}:[/] {e}",
+                      soft_wrap=True)
+        try:
+            kept = saves.fallback_save(game, players=names, meta=meta)
+        except OSError as e2:
+            console.print(f"[bold red]Nor in the temporary directory:[/] {e2}.")
+        else:
+            console.print(f"Its record is saved instead in {kept} (euchre replay {shlex.quote(str(kept))}).",
+                          soft_wrap=True)
         return 1
     console.print(f"The game's record is saved in {archive} (euchre replay {shlex.quote(str(archive))}).",
                   soft_wrap=True)
     if path is not None and not saves.in_saves(path):
-        note = saves.write_save(game, path, players=names, meta=meta)
+        try:
+            note = saves.write_save(game, path, players=names, meta=meta)
+        except OSError as e:
+            console.print(f"[bold red]Could not write the game to {path}:[/] {e} (the archive above has it)",
+                          soft_wrap=True)
+            return 1
         if note:
             console.print(note)
     _drop_saved_copies(game, path, resumed)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,6 +224,19 @@ def _keep_displaced(old: SavedGame) -> str:
     shutil.copy2(old.path, target)
     what = "a finished game" if old.game is not None else "a record that does not replay"
     return f"{old.path} held {what}; a copy is kept in {target}."
+
+
+def fallback_save(game: Game | Match, *, players: list[str], meta: dict[str, Any]) -> Path:
+    """Write ``game`` to a new file in the system's temporary directory: where a game goes when
+    the data directory cannot be written (full, read-only, not a directory), so that quitting or
+    finishing never loses it. Returns the file; raises :class:`OSError` if that fails too."""
+    path = _unique(Path(tempfile.gettempdir()), f"euchre-{time.strftime(_STAMP)}")
+    try:
+        notation.save(game, path, players=players, meta=meta)
+    except OSError:
+        path.unlink(missing_ok=True)
+        raise
+    return path
 
 
 def archive_game(game: Game | Match, *, players: list[str], meta: dict[str, Any]) -> Path:

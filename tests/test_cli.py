@@ -618,3 +618,57 @@ def test_rules_errors_speak_in_options(argv: list[str], words: str, capsys: pyte
     assert words in err
     for python in ("Rules.", "None", "True", "False", "=", "["):
         assert python not in err
+
+
+def test_a_game_whose_external_bot_dies_is_saved_to_resume(tmp_path: Path) -> None:
+    """An external bot that exits mid-game ends the game with its reason, and the game so far is
+    saved like a quit one (before, the error ended the command and the game was lost)."""
+    bot = tmp_path / "dies.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for n, line in enumerate(sys.stdin):\n"
+        "    msg = json.loads(line)\n"
+        "    if n > 30:\n"
+        "        sys.exit(3)\n"
+        "    if msg.get('type') == 'act':\n"
+        "        print(json.dumps({'action': msg['legal'][0]}), flush=True)\n")
+    home = tmp_path / "home"
+    out = euchre(home, "play", "--seed", "1", "--no-hints", "--no-color", "--bots", f"exec:{sys.executable} {bot}",
+                 typed="1\n" * 200)
+    assert out.returncode == 1
+    assert "An external bot failed:" in out.stdout and "exit status 3" in out.stdout, out.stdout[-2000:]
+    [path] = saved_files(home)
+    assert f"Game saved as {path.stem}" in out.stdout
+    assert notation.load(path).replay().actions()
+
+
+def test_a_data_directory_that_cannot_be_written_loses_no_game(tmp_path: Path) -> None:
+    """EUCHRE_HOME a file: quitting says why the save failed and saves the game in the temporary
+    directory instead, with the command that resumes it."""
+    home = tmp_path / "home"
+    home.write_text("not a directory")
+    env_tmp = tmp_path / "tmp"
+    env_tmp.mkdir()
+    env = {**os.environ, "EUCHRE_HOME": str(home), "COLUMNS": "200", "TMPDIR": str(env_tmp)}
+    out = subprocess.run([sys.executable, "-m", "euchre", "play", "--seed", "11", "--no-hints", "--no-color"],
+                         input="1\n" * 7 + "quit\n", capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 1
+    assert "Could not save the game in" in out.stdout, out.stdout[-2000:]
+    [kept] = env_tmp.glob("euchre-*.toml")
+    assert f"Game saved instead in {kept}" in out.stdout
+    assert notation.load(kept).replay().actions()
+
+
+@pytest.mark.parametrize(("target", "words"), [
+    ("missing-dir/x.toml", "there is no directory"),
+    (".", "is a directory"),
+    ("/proc/euchre-x.toml", "cannot write"),  # (no file can be made there, not even by root)
+])
+def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path, target: str,
+                                                                       words: str) -> None:
+    out = euchre(tmp_path, "play", "--seed", "1", "--save", str(tmp_path / target), typed="1\nquit\n")  # (an
+    # absolute target stays itself)
+    assert out.returncode == 2 and words in out.stderr, out.stderr
+    assert "You>" not in out.stdout
+    assert not (tmp_path / "missing-dir").exists()
+
