@@ -274,7 +274,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     conv = sub.add_parser("convert", help="convert a record between our format (.toml) and EGN (.egn/.json)")
     conv.add_argument("input", type=Path)
-    conv.add_argument("output", type=Path, help="format by extension: .toml ours, .egn or .json EGN")
+    conv.add_argument("output", type=Path, help="format by extension: .toml ours, .egn or .json EGN, "
+                                                ".emn for a match")
+    conv.add_argument("--force", action="store_true", help="replace the output file if it exists")
 
     srv = sub.add_parser(
         "serve", help="play in the browser and online with friends (a web server)",
@@ -1082,7 +1084,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.file.suffix.lower() == ".emn":
         records = egn.load_match(args.file)
     else:
-        records = [notation.load(args.file)]
+        rec = notation.load_any(args.file)  # a match record (as euchre play archives a match) too
+        records = rec.games if isinstance(rec, notation.MatchRecord) else [rec]
     games = []
     for rec in records:
         try:
@@ -1476,19 +1479,49 @@ def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> st
 
 # --- convert -------------------------------------------------------------------------------------
 def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``euchre convert IN OUT``: a game record between our format and EGN, or our match record
+    to EMN; the output is written whole or not at all, and never over a file without ``--force``."""
     from euchre import egn
 
-    suffix = args.output.suffix.lower()
-    if suffix not in (".toml", ".egn", ".json"):
-        parser.exit(2, f"euchre: error: output: unknown format {suffix or '(none)'!r}; use .toml, .egn or .json\n")
-    rec = notation.load(args.input)
+    out: Path = args.output
+    suffix = out.suffix.lower()
+    if out.is_dir():
+        parser.exit(2, f"euchre: error: output: {out} is a directory; give a file name\n")
+    if suffix not in (".toml", ".egn", ".json", ".emn"):
+        parser.exit(2, f"euchre: error: output: unknown format {suffix or '(none)'!r}; use .toml, .egn or .json "
+                       "(.emn for a match)\n")
+    if not out.parent.is_dir():
+        parser.exit(2, f"euchre: error: output: there is no directory {out.parent}\n")
+    if out.exists() and not args.force:
+        parser.exit(2, f"euchre: error: output: {out} exists; --force replaces it\n")
+    if args.input.suffix.lower() == ".emn":
+        parser.exit(2, "euchre: error: input: an EMN match is read by euchre replay and euchre analyze, but not "
+                       "converted (its games carry no match seed to write our match record with)\n")
+    rec = notation.load_any(args.input)
     rec.replay()  # never write out a record that does not replay
+    is_match = isinstance(rec, notation.MatchRecord)
+    if suffix not in ((".toml", ".emn") if is_match else (".toml", ".egn", ".json")):
+        parser.exit(2, "euchre: error: output: " + (
+            f"{args.input} is a match record (several games): write it as .toml or .emn\n" if is_match
+            else f"{args.input} is one game: write it as .toml, .egn or .json (.emn is for a match)\n"))
     try:
-        text = rec.dumps() if suffix == ".toml" else egn.dumps(rec)
-    except RecordError as e:
-        raise RecordError(f"{args.input} cannot be written as {suffix}: {e}") from None
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output} ({len(rec.hands)} hands)")
+        if isinstance(rec, notation.MatchRecord):
+            text = rec.dumps() if suffix == ".toml" else egn.dumps_match(rec)
+        else:
+            text = rec.dumps() if suffix == ".toml" else egn.dumps(rec)
+    except RecordError as e:  # (a valid record that the other format has no words for)
+        print(f"euchre: {args.input} cannot be written as {suffix}: {e}", file=sys.stderr)
+        return 1
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        print(f"euchre: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    what = f"{len(rec.games)} games" if isinstance(rec, notation.MatchRecord) else f"{len(rec.hands)} hands"
+    print(f"wrote {out} ({what})")
     return 0
 
 

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from terminal_support import ctrl_c_interrupts
@@ -672,3 +673,52 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path:
     assert "You>" not in out.stdout
     assert not (tmp_path / "missing-dir").exists()
 
+
+
+def _played_match(rules: Rules, seed: int) -> Any:
+    from euchre.match import Match
+
+    match = Match(rules, seed=seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        match.game.push(rng.choice(match.game.legal_actions()))
+        match.settle()
+    return match
+
+
+def test_convert_never_replaces_a_file_without_force_and_writes_matches(tmp_path: Path) -> None:
+    game = Game(Rules(), seed=2)
+    src = tmp_path / "g.toml"
+    notation.save(game, src)
+    precious = tmp_path / "precious.json"
+    precious.write_text("mine")
+    p = run("convert", str(src), str(precious))
+    assert p.returncode == 2 and "exists; --force replaces it" in p.stderr
+    assert precious.read_text() == "mine"
+    assert run("convert", str(src), str(precious), "--force").returncode == 0
+    assert notation.load(precious).replay().actions() == game.actions()
+    for target, words in [(tmp_path / "none" / "x.egn", "there is no directory"), (tmp_path, "is a directory"),
+                          (tmp_path / "g.emn", "is one game")]:
+        p = run("convert", str(src), str(target))
+        assert p.returncode == 2 and words in p.stderr, p.stderr
+
+    match = _played_match(Rules(match_games=2), seed=4)
+    msrc = tmp_path / "m.toml"
+    notation.save(match, msrc)
+    p = run("convert", str(msrc), str(tmp_path / "m.egn"))
+    assert p.returncode == 2 and "is a match record" in p.stderr
+    p = run("convert", str(msrc), str(tmp_path / "m.emn"))
+    assert p.returncode == 0, p.stderr
+    from euchre import egn
+
+    games = egn.load_match(tmp_path / "m.emn")
+    assert [g.replay().actions() for g in games] == [g.actions() for g in match.games]
+
+
+def test_analyze_reads_a_match_record_as_euchre_play_archives_it(tmp_path: Path) -> None:
+    match = _played_match(Rules(match_games=2, target=5), seed=6)
+    path = tmp_path / "m.toml"
+    notation.save(match, path)
+    p = run("analyze", str(path), "--samples", "4", "--json")
+    assert p.returncode == 0, p.stderr
+    assert len(json.loads(p.stdout)["games"]) == len(match.games) >= 2
