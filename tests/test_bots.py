@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -477,3 +478,18 @@ def test_leads_trump_back_to_the_partners_call() -> None:
     assert view.phase is Phase.PLAY and view.seat == 2 and view.maker == 0
     # A defender would cash the ace of diamonds; the maker's partner leads a low trump instead.
     assert HeuristicBot().choose(view) == play(Card.parse("9s"))
+
+
+@pytest.mark.parametrize(("name", "options", "words"), [
+    ("heuristic", {"aggression": "x"}, "aggression must be a number from -3 to 3, not 'x'"),
+    ("heuristic", {"aggression": float("nan")}, "aggression must be a number"),
+    ("heuristic", {"aggression": True}, "aggression must be a number"),
+    ("heuristic", {"lone_with_loser": "no"}, "lone_with_loser must be true or false"),
+    ("novice", {"lapse": 2}, "lapse must be a number from 0 to 1"),
+    ("novice", {"lapse": -0.1}, "lapse must be a number from 0 to 1"),
+    ("novice", {"lapse": None}, "lapse must be a number from 0 to 1"),
+])
+def test_a_bad_option_value_is_refused_when_the_bot_is_made(name: str, options: dict, words: str) -> None:
+    """Not at its first decision, mid-game ('x' failed in the first bid; NaN and 2 played on)."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        make_bot(name, **options)

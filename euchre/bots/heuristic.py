@@ -265,6 +265,12 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, *, aggression: float = 0.0, lone_with_loser: bool = False) -> None:
+        # (Checked now: a JSON "x" or NaN from the command line would fail or bid oddly only at the
+        # first bid, mid-game.)
+        if isinstance(aggression, bool) or not isinstance(aggression, int | float) or not -3 <= aggression <= 3:
+            raise ValueError(f"aggression must be a number from -3 to 3, not {aggression!r}")
+        if not isinstance(lone_with_loser, bool):
+            raise ValueError(f"lone_with_loser must be true or false, not {lone_with_loser!r}")
         self.seed = seed
         self.aggression = aggression
         self.lone_with_loser = lone_with_loser

@@ -49,6 +49,9 @@ class NoviceBot(Bot):
     name = "novice"
 
     def __init__(self, seed: int | None = None, *, lapse: float = 1 / 3) -> None:
+        if isinstance(lapse, bool) or not isinstance(lapse, int | float) or not 0 <= lapse <= 1:
+            raise ValueError(f"lapse must be a number from 0 to 1 (the share of cards played at random), "
+                             f"not {lapse!r}")
         self.seed = seed
         self.lapse = lapse
         self._rng = random.Random(seed)
