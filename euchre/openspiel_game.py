@@ -44,9 +44,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from euchre.actions import ACTIONS, EUCHRE_ACTIONS, NAPOLEON_BIDS, NUM_ACTIONS, Kind
-from euchre.cards import CARDS, NUM_ALL_TRUMPS, NUM_TRUMPS, deck_cards, face, trump_letter
+from euchre.actions import ACTIONS, EUCHRE_ACTIONS, NAPOLEON_BIDS, NUM_ACTIONS, Action, Kind
+from euchre.cards import CARDS, NUM_ALL_TRUMPS, NUM_TRUMPS, Card, deck_cards, face, trump_letter
 from euchre.envs.observation import card_slots, sister_bid_codes
+from euchre.errors import IllegalActionError
 from euchre.game import Game
 from euchre.rules import Rules
 from euchre.state import EUCHRE_PHASES, Phase, State
@@ -310,13 +311,22 @@ class _Episode:
         return self.game.view(seat)
 
     def apply(self, action: int) -> None:
-        self.length += 1
+        """Apply one action (a chance outcome while dealing); an action that is not legal here
+        raises :class:`IllegalActionError` and changes nothing, so a caller that catches it can go on."""
         cfg = self.cfg
         rules = cfg.rules
         if self.dealing:
             if self.dealer < 0:
+                if not 0 <= action < rules.players:
+                    raise IllegalActionError(f"chance outcome {action} is no seat to deal: the dealer is a seat "
+                                             f"from 0 to {rules.players - 1}")
+                self.length += 1
                 self.dealer = action
                 return
+            if cfg.deck.count(action) <= self.cards.count(action):
+                raise IllegalActionError(f"chance outcome {action} is no card left to deal "
+                                         f"({len(self.cards)} dealt of {_dealt(rules)})")
+            self.length += 1
             self.cards.append(action)
             if len(self.cards) == _dealt(rules):
                 self._deal()
@@ -324,7 +334,8 @@ class _Episode:
         assert self.game is not None
         game = self.game
         hand = game.state
-        game.push(ACTIONS[action])
+        game.push(Action.from_code(action))  # (raises, changing nothing, if not legal)
+        self.length += 1
         if not hand.is_over:
             return
         placeholder = game.hands.pop() if game.hands[-1] is not hand else None
@@ -421,8 +432,8 @@ class EuchreState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             if self._ep.dealer < 0:
                 return f"dealer {action}"
-            return f"deal {CARDS[action]}"
-        return str(ACTIONS[action])
+            return f"deal {Card(action)}"
+        return str(Action.from_code(action))
 
     def is_terminal(self) -> bool:
         return self._ep.over

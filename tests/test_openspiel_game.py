@@ -522,3 +522,43 @@ def test_resampling_in_a_whole_game() -> None:
             checked += 1
         s.apply_action(rng.choice(s.legal_actions()))
     assert checked
+
+
+def test_a_refused_action_changes_nothing_and_the_game_goes_on() -> None:
+    """An illegal decision, a seat or card that is no chance outcome, or an unknown code raises
+    and leaves the state as it was: before, the history's length moved on anyway and a later
+    hand's resampling failed ("Qd is dealt twice"), and a bad chance outcome broke the deal
+    twenty actions later."""
+    from euchre.errors import EuchreError
+
+    game = load("python_euchre(horizon=game)")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    with pytest.raises(EuchreError, match="no seat to deal"):
+        state.apply_action(999)
+    state.apply_action(0)
+    first = state.chance_outcomes()[0][0]
+    state.apply_action(first)
+    with pytest.raises(EuchreError, match="no card left to deal"):
+        state.apply_action(first)
+    refused = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        before = (state.serialize(), state.history())
+        legal = state.legal_actions()
+        wrong = next(a for a in range(og.EUCHRE_ACTIONS) if a not in legal)
+        for bad in (wrong, og.NUM_ACTIONS + 5):
+            with pytest.raises(EuchreError):
+                state.apply_action(bad)
+            refused += 1
+        assert (state.serialize(), state.history()) == before
+        seat = state.current_player()
+        other = state.resample_from_infostate(seat, rng.random)  # the deal is still consistent
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        state.apply_action(rng.choice(legal))
+    assert refused > 20
+    with pytest.raises(EuchreError):
+        state.action_to_string(0, 500)
