@@ -15,7 +15,7 @@ class EuchreError(Exception):
 
 class InvalidActionError(EuchreError, ValueError):
     """A card or action text that does not parse (``"play Xz"``), or a card id or action code out
-    of range (``Card(40)``, ``Action.from_code(99)``)."""
+    of range (``Card(99)``, ``Action.from_code(999)``)."""
 
 
 class IllegalActionError(EuchreError, ValueError):

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from euchre.actions import Action
 from euchre.bots.search import SearchBot, searches, within_reach
-from euchre.errors import RulesError
+from euchre.errors import IllegalActionError, RulesError
 from euchre.view import PlayerView
 
 if TYPE_CHECKING:
@@ -164,7 +164,8 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
     the control variate (see the module docstring); ``threads``: the threads a bid's compiled
     samples are split among (:mod:`euchre.fastbid`; the hint is the same for any number). Raises
-    ``ValueError`` for a view whose seat is not to act."""
+    ``ValueError`` for a view whose seat is not to act, :class:`~euchre.errors.IllegalActionError`
+    for ``actions`` that are empty or not all legal there."""
     if view.seat is None or not view.legal_actions:
         raise ValueError("a hint needs the view of the seat to act")
     if not searchable(view):  # (nowhere now: kept for a game the search does not play yet)
@@ -176,6 +177,12 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
                    auction_close_factor=1, wide_samples=samples, control=control,
                    auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples)
     legal = list(view.legal_actions) if actions is None else list(actions)
+    if actions is not None:
+        wrong = [a for a in legal if a not in view.legal_actions]
+        if not legal or wrong:
+            raise IllegalActionError(
+                (f"{', '.join(map(str, wrong))} {'is' if len(wrong) == 1 else 'are'} not legal now" if wrong
+                 else "no actions to hint") + f"; the legal actions: {', '.join(map(str, view.legal_actions))}")
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS and within_reach(view):
         bot.samples = samples * LATE_FACTOR  # (not the truncated search's: its rollouts cost as much late)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)

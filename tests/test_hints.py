@@ -300,3 +300,19 @@ def test_control_variate_features_have_mean_zero_where_the_sampling_puts_cards()
         assert np.all(np.abs(X.mean(axis=0)) <= 4.5 * se + 1e-9)
     late = _late_play_view()
     assert hint(late, samples=40) == hint(late, samples=40, control=False)  # too few deals: no control
+
+
+def test_hint_refuses_actions_that_are_not_legal_or_none() -> None:
+    """``actions`` narrows a hint to some legal actions; a card of another seat, a play in the
+    bidding or an empty list is refused naming it (it was valued as if legal, or failed inside)."""
+    from euchre.actions import Action
+    from euchre.errors import IllegalActionError
+
+    game = Game(Rules(), seed=3)
+    view = game.view(game.to_act)
+    with pytest.raises(IllegalActionError, match="play Jh is not legal now; the legal actions: pass, order"):
+        hint(view, actions=[Action.parse("play Jh")], samples=4, bid_samples=8)
+    with pytest.raises(IllegalActionError, match="no actions to hint"):
+        hint(view, actions=[], samples=4, bid_samples=8)
+    [only] = hint(view, actions=[Action.parse("pass")], samples=4, bid_samples=8)
+    assert str(only.action) == "pass"
