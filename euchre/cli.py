@@ -211,7 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one bot for all seats, one per side, or one per seat, comma-separated "
                           "(names as for play --bots)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.add_argument("--save-dir", type=Path, default=None, help="write each game's record here")
+    sim.add_argument("--save-dir", type=Path, default=None,
+                     help="write each game's record here (game-00001.toml, ...; under match rules each "
+                          "match's, match-00001.toml, ...); a directory that holds such records already is "
+                          "refused")
 
     arena = sub.add_parser(
         "arena", help="a duplicate match between two bots, with confidence intervals", conflict_handler="resolve",
@@ -962,13 +965,16 @@ def simulate(rules: Rules, games: int, seed: int, bot_spec: str,
             played = match.games
             assert match.winner is not None
             stats["sides"][match.winner]["match_wins"] += 1
+            if save_dir is not None:
+                saved += 1
+                notation.save(match, save_dir / f"match-{saved:05d}.toml", meta={"bots": bot_spec})
         else:
             game = Game(rules, seed=rng.randrange(2**62), clock=_sim_clock())
             _play_out(game, _make_bots(bot_spec, seats, game.seed, rules))
             played = [game]
         for game in played:
             _count_game(stats, game)
-            if save_dir is not None:
+            if save_dir is not None and not rules.is_match:
                 saved += 1
                 notation.save(game, save_dir / f"game-{saved:05d}.toml", meta={"bots": bot_spec})
         if progress is not None:
@@ -1026,6 +1032,21 @@ def _count_game(stats: dict[str, Any], game: Game) -> None:
         stats["sides"][game.winner]["wins"] += 1
 
 
+def _check_save_dir(path: Path, parser: argparse.ArgumentParser) -> None:
+    """``simulate --save-dir``: a directory (made if missing) that holds no game or match records
+    of an earlier run, which the new ones' names would replace."""
+    if path.exists() and not path.is_dir():
+        parser.exit(2, f"euchre: error: --save-dir: {path} is a file, not a directory\n")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        earlier = sorted(p.name for p in path.iterdir() if re.fullmatch(r"(game|match)-\d+\.toml", p.name))
+    except OSError as e:
+        parser.exit(2, f"euchre: error: --save-dir: cannot use {path}: {e.strerror or e}\n")
+    if earlier:
+        parser.exit(2, f"euchre: error: --save-dir: {path} already holds records of a run ({earlier[0]}, ...); "
+                       "choose another directory or move them\n")
+
+
 def _sim_clock() -> Any:
     """A simulated clock for timed games: each reading is 2.5 minutes later (a typical hand)."""
     t = [0.0]
@@ -1041,6 +1062,8 @@ def _sim_clock() -> Any:
 def _cmd_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     rules = rules_from_args(args)
     _make_bots(args.bots, list(range(rules.players)), 0, rules)  # validate names before playing
+    if args.save_dir is not None:
+        _check_save_dir(args.save_dir, parser)
     t0 = time.perf_counter()
     stats = simulate(rules, args.games, args.seed, args.bots, args.save_dir)
     stats["seconds"] = round(time.perf_counter() - t0, 3)

@@ -722,3 +722,21 @@ def test_analyze_reads_a_match_record_as_euchre_play_archives_it(tmp_path: Path)
     p = run("analyze", str(path), "--samples", "4", "--json")
     assert p.returncode == 0, p.stderr
     assert len(json.loads(p.stdout)["games"]) == len(match.games) >= 2
+
+
+def test_simulate_save_dir_keeps_earlier_runs_and_saves_matches_whole(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("simulate", "--games", "2", "--bots", "random", "--save-dir", str(out)).returncode == 0
+    first = {p.name: p.read_text() for p in out.iterdir()}
+    assert sorted(first) == ["game-00001.toml", "game-00002.toml"]
+    again = run("simulate", "--games", "2", "--seed", "3", "--bots", "random", "--save-dir", str(out))
+    assert again.returncode == 2 and "already holds records of a run" in again.stderr
+    assert {p.name: p.read_text() for p in out.iterdir()} == first
+    (tmp_path / "file").write_text("x")
+    p = run("simulate", "--games", "1", "--bots", "random", "--save-dir", str(tmp_path / "file"))
+    assert p.returncode == 2 and "is a file, not a directory" in p.stderr
+    matches = tmp_path / "matches"
+    assert run("simulate", "--games", "2", "--match-wins", "2", "--bots", "random",
+               "--save-dir", str(matches)).returncode == 0
+    assert sorted(p.name for p in matches.iterdir()) == ["match-00001.toml", "match-00002.toml"]
+    assert notation.load_any(matches / "match-00001.toml").replay().is_over
