@@ -93,6 +93,16 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _budget(text: str) -> int:
+    """A search budget: a whole number from 1 to the search bot's largest."""
+    from euchre.bots.search import MAX_BUDGET
+
+    v = _positive_int(text)
+    if v > MAX_BUDGET:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_BUDGET:,}")
+    return v
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The preset named by ``--rules`` with every switch given on the command line."""
     overrides = {f.name: getattr(args, f"rule_{f.name}") for f in dataclasses.fields(Rules)
@@ -247,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--sprt", type=_arena_hypotheses, default=None, metavar="H0,H1",
                        help="stop as soon as a sequential probability ratio test decides between a margin of H0 "
                             "and one of H1 points per hand (e.g. 0,0.1; --sprt=-0.05,0.05 for a negative H0)")
-    arena.add_argument("--sprt-elo", type=_arena_hypotheses, default=None, metavar="ELO0,ELO1",
+    arena.add_argument("--sprt-elo", type=_elo_hypotheses, default=None, metavar="ELO0,ELO1",
                        help="the same test on the games won, H0 and H1 in Elo (two sides only; e.g. 0,20)")
     arena.add_argument("--alpha", type=_arena_probability, default=None,
                        help="the test's chance of accepting H1 when H0 holds (default 0.05)")
@@ -260,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "the loss is the best choice's expected points minus the chosen one's, summed per player. "
                     "Reads our records (.toml), EGN and EMN match files.")
     ana.add_argument("file", type=Path)
-    ana.add_argument("--samples", type=_positive_int, default=48,
+    ana.add_argument("--samples", type=_budget, default=48,
                      help="sampled deals per card decision (default 48; bids use two thirds of it, at least 8)")
     ana.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
     ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
@@ -1164,7 +1174,7 @@ ARENA_SPRT_DEALS = 100_000
 """``--deals`` by default with ``--sprt``/``--sprt-elo``: the most the test plays."""
 
 
-def _arena_hypotheses(text: str) -> tuple[float, float]:
+def _hypotheses(text: str, bound: float, unit: str) -> tuple[float, float]:
     parts = text.split(",")
     try:
         if len(parts) != 2:
@@ -1172,9 +1182,22 @@ def _arena_hypotheses(text: str) -> tuple[float, float]:
         h0, h1 = (float(x) for x in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"give two numbers H0,H1, as in 0,0.1; got {text!r}") from None
+    if not (-bound <= h0 <= bound and -bound <= h1 <= bound):  # (NaN and infinities too)
+        raise argparse.ArgumentTypeError(f"H0 and H1 must be {unit} from {-bound:g} to {bound:g}, got {text!r}")
     if not h0 < h1:
         raise argparse.ArgumentTypeError(f"H0 must be below H1, got {text!r}")
     return h0, h1
+
+
+def _arena_hypotheses(text: str) -> tuple[float, float]:
+    """``--sprt H0,H1``: points per hand (no hand is worth more than 24: Napoleon's and the double
+    deck's largest stakes)."""
+    return _hypotheses(text, 24.0, "points per hand")
+
+
+def _elo_hypotheses(text: str) -> tuple[float, float]:
+    """``--sprt-elo ELO0,ELO1``: finite numbers here (the test's own range is said by :class:`Sprt`)."""
+    return _hypotheses(text, 1e6, "Elo")
 
 
 def _arena_probability(text: str) -> float:

@@ -518,6 +518,9 @@ def test_cli_sprt(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monkey
     [
         (["--sprt", "0.1,0"], "--sprt: H0 must be below H1"),
         (["--sprt", "0.1"], "--sprt: give two numbers H0,H1"),
+        (["--sprt=-1e308,1e308"], "--sprt: H0 and H1 must be points per hand from -24 to 24"),  # (LLR was NaN)
+        (["--sprt", "0,inf"], "--sprt: H0 and H1 must be points per hand from -24 to 24"),
+        (["--sprt-elo", "nan,10"], "--sprt-elo: H0 and H1 must be Elo"),
         (["--sprt", "0,0.1", "--sprt-elo", "0,10"], "not both"),
         (["--alpha", "0.1"], "--alpha: is the error rate of a sequential test"),
         (["--sprt", "0,0.1", "--beta", "0.7"], "--beta: must be above 0 and below 0.5"),

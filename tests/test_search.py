@@ -779,12 +779,13 @@ def test_own_later_discards_are_grouped_by_the_card_received() -> None:
 
 
 @pytest.mark.parametrize("options", [{"bid_samples": "many"}, {"samples": 0}, {"house_bid_samples": -1},
-                                     {"close_factor": 1.5}, {"wide_samples": True}])
+                                     {"close_factor": 1.5}, {"wide_samples": True}, {"samples": 10**11}])
 def test_a_budget_that_is_not_a_count_is_refused_up_front(options: dict[str, object]) -> None:
     """A bad budget from a bot spec (``'expert:{"bid_samples": "many"}'``) is said when the bot is
-    made, naming the option, not as a TypeError in the middle of a game."""
+    made, naming the option, not as a TypeError in the middle of a game (nor a budget so large it
+    would run out of memory or never answer)."""
     name = next(iter(options))
-    with pytest.raises(ValueError, match=f"^{name} must be a whole number of at least 1"):
+    with pytest.raises(ValueError, match=f"^{name} must be a whole number from 1 to 100,000"):
         SearchBot(seed=1, **options)  # type: ignore[arg-type]
 
 

@@ -356,6 +356,13 @@ def searches(view: PlayerView, *, early_bids: bool = True, early_play: bool = Tr
     return early_play if view.phase in _CARD_PHASES else early_bids
 
 
+MAX_BUDGET = 100_000
+"""The largest budget a search bot takes (samples a decision, or a factor of them): 100,000 deals
+solved are tens of seconds a decision already, and a bid's compiled samples keep arrays in
+proportion (about 60 MB there); a larger number is a typing slip, refused rather than run out of
+memory or never answer."""
+
+
 class SearchBot(Bot):
     """Determinized search with an exact solver (see the module docstring).
 
@@ -472,8 +479,8 @@ class SearchBot(Bot):
                    "house_bid_samples": house_bid_samples, "close_factor": close_factor,
                    "auction_close_factor": auction_close_factor}
         for name, value in budgets.items():
-            if isinstance(value, bool) or not hasattr(value, "__index__") or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+            if isinstance(value, bool) or not hasattr(value, "__index__") or not 1 <= value <= MAX_BUDGET:
+                raise ValueError(f"{name} must be a whole number from 1 to {MAX_BUDGET:,}, not {value!r}")
         if isinstance(late_fusion, bool) or not hasattr(late_fusion, "__index__") or late_fusion < 0:
             raise ValueError(f"late_fusion must be a whole number of at least 0, not {late_fusion!r}")
         switches = {"infer_bids": infer_bids, "score_aware": score_aware, "own_bids": own_bids,
