@@ -537,13 +537,21 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if game.is_over:
             parser.exit(2, f"euchre: error: --resume: the game in {resumed.path} is already over "
                            f"({game.summary()}); euchre replay {shlex.quote(str(resumed.path))} shows it\n")
-        human = int(rec.meta.get("human_seat", 0))
+        human = rec.meta.get("human_seat", 0)
+        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < game.rules.players:
+            parser.exit(2, f"euchre: error: --resume: cannot continue {resumed.path}: its human_seat is "
+                           f"{human!r}, not a seat from 0 to {game.rules.players - 1}\n")
         names = rec.players or _seat_names(game.rules.players, human, args.name)
         bot_spec = str(rec.meta.get("bots", args.bots or ""))
         level = str(rec.meta.get("level", args.level or DEFAULT_LEVEL))
         if save_path is None and resumed.path.suffix.lower() == ".toml":
             save_path = resumed.path  # an EGN file is never overwritten with our format
         console.print(f"Resuming the game saved in {resumed.path}: {game.summary()}", soft_wrap=True)
+        kept = _ignored_on_resume(args, parser, bots_kept="bots" in rec.meta or "level" in rec.meta,
+                                  names_kept=bool(rec.players))
+        if kept:
+            console.print(f"[yellow]Ignored:[/] {', '.join(kept)}: the saved game keeps its rules, seed, seats "
+                          "and players.", soft_wrap=True)
     else:
         rules = rules_from_args(args)
         if args.seat >= rules.players:
@@ -667,6 +675,27 @@ def _pace(speed: str | None) -> Pace:
     if speed is None:
         speed = "normal" if sys.stdin.isatty() and sys.stdout.isatty() else "instant"
     return SPEEDS[speed]
+
+
+def _ignored_on_resume(args: argparse.Namespace, parser: argparse.ArgumentParser, *, bots_kept: bool,
+                       names_kept: bool) -> list[str]:
+    """The options of ``euchre play --resume`` that the saved game overrides (said, not silently
+    dropped): the rules and their switches, the seed and seat, the players and the name when the
+    save has its own."""
+    play = getattr(parser, "subcommands", {}).get("play")
+    default = play.get_default if play is not None else (lambda _: None)
+    out = []
+    if args.rules != default("rules"):
+        out.append(f"--rules {args.rules}")
+    out += [_switch(f.name) for f in dataclasses.fields(Rules) if getattr(args, f"rule_{f.name}", None) is not None]
+    for name in ("seed", "seat"):
+        if getattr(args, name) != default(name):
+            out.append(f"--{name} {getattr(args, name)}")
+    if bots_kept:
+        out += [f"--{name} {getattr(args, name)}" for name in ("level", "bots") if getattr(args, name) is not None]
+    if names_kept and args.name != default("name"):
+        out.append(f"--name {args.name}")
+    return out
 
 
 def _match_of(game: Game, saved: Any, parser: argparse.ArgumentParser) -> Any:

@@ -740,3 +740,16 @@ def test_simulate_save_dir_keeps_earlier_runs_and_saves_matches_whole(tmp_path: 
                "--save-dir", str(matches)).returncode == 0
     assert sorted(p.name for p in matches.iterdir()) == ["match-00001.toml", "match-00002.toml"]
     assert notation.load_any(matches / "match-00001.toml").replay().is_over
+
+
+def test_options_a_resumed_game_overrides_are_said_not_dropped(tmp_path: Path) -> None:
+    first = euchre(tmp_path, "play", "--seed", "11", "--no-hints", "--no-color", "--level", "hard",
+                   typed="1\n" * 7 + "quit\n")
+    assert first.returncode == 0, first.stderr
+    out = euchre(tmp_path, "play", "--resume", "1", "--rules", "british", "--seat", "2", "--level", "expert",
+                 "--stick-the-dealer", "--no-hints", "--no-color", typed="quit\n")
+    assert out.returncode == 0, out.stderr
+    assert ("Ignored: --rules british, --stick-the-dealer, --seat 2, --level expert: the saved game keeps its "
+            "rules, seed, seats and players.") in out.stdout
+    plain = euchre(tmp_path, "play", "--resume", "1", "--no-hints", "--no-color", typed="quit\n")
+    assert "Ignored" not in plain.stdout
