@@ -93,6 +93,14 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 to 2**63 - 1 (what a record's TOML integer holds)."""
+    v = _nonneg_int(text)
+    if v >= 2**63:
+        raise argparse.ArgumentTypeError(f"must be below 2**63 ({2**63}), got {text}")
+    return v
+
+
 def _budget(text: str) -> int:
     """A search budget: a whole number from 1 to the search bot's largest."""
     from euchre.bots.search import MAX_BUDGET
@@ -171,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game against computer players (the default)")
     _add_rule_options(play)
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals (default: random)")
+    play.add_argument("--seed", type=_seed, default=None, help="seed of the deals (default: random)")
     play.add_argument("--seat", type=_nonneg_int, default=0, help="your seat, 0 .. players-1 (default 0)")
     play.add_argument("--level", type=str.lower, choices=list(LEVELS), default=None, metavar="LEVEL",
                       help=f"strength of the computer players: {_or_list(list(LEVELS))} (default {DEFAULT_LEVEL}; "
@@ -216,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "use a simulated clock of 2.5 minutes a hand.")
     _add_rule_options(sim)
     sim.add_argument("--games", type=_positive_int, default=100, help="number of games (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    sim.add_argument("--seed", type=_seed, default=0, help="seed (default 0)")
     sim.add_argument("--bots", default="heuristic",
                      help="one bot for all seats, one per side, or one per seat, comma-separated "
                           "(names as for play --bots)")
@@ -245,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--game-deals", dest="rule_deals", type=_nonneg_int, default=None, metavar="N",
                        help="the rules' own `deals` switch (a progressive game of N played hands), renamed "
                             "here because --deals is the size of the run")
-    arena.add_argument("--seed", type=int, default=0, help="seed of the game seeds (default 0)")
+    arena.add_argument("--seed", type=_seed, default=0, help="seed of the game seeds (default 0)")
     arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
                        help="worker processes (default: all cores); with --ray, Ray tasks kept running (default: "
                             "the cluster's CPUs); the result does not depend on it")
@@ -272,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("file", type=Path)
     ana.add_argument("--samples", type=_budget, default=48,
                      help="sampled deals per card decision (default 48; bids use two thirds of it, at least 8)")
-    ana.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
+    ana.add_argument("--seed", type=_seed, default=0, help="seed of the sampling (default 0)")
     ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     ana.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -521,6 +529,8 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if args.level is not None and args.bots is not None:
         parser.exit(2, "euchre: error: give --level or --bots, not both\n")
+    if not args.name.strip():
+        parser.exit(2, "euchre: error: --name: give a name to show at the table, not an empty one\n")
     if args.save is not None:
         _check_save_file(args.save, parser)
 
@@ -1528,10 +1538,11 @@ def _plain_words(value: Any) -> str:
 def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> str:
     """One hand of a record for people: the deal, then every move and the result in Euchre words
     (the same sentences as the terminal game), and the running score."""
-    from euchre.describe import hand_result_words, move_words
+    from euchre.describe import _conjugate, hand_result_words, move_words
     from euchre.view import PlayerView
 
-    lines = [f"Hand {i + 1}: {names[h.dealer]} deals, up card {h.up_card}"]
+    dealer = names[h.dealer]
+    lines = [f"Hand {i + 1}: {dealer} {_conjugate(dealer, 'deal')}, up card {h.up_card}"]
     for seat, cards in enumerate(h.deal.hands):
         lines.append(f"  {names[seat]:>12}: {' '.join(str(c) for c in cards)}")
     view = PlayerView.of(h, None)  # the moves as everyone saw them (a discard stays face down)

@@ -641,7 +641,7 @@ class Rules:
         if self.target is not None:
             return f"first to {self.target} points"
         if self.duration is not None:
-            return f"{self.duration:g} minutes, highest score"
+            return f"{self.duration:g} minute{'' if self.duration == 1 else 's'}, highest score"
         return f"{self.deals} played hands, highest score"
 
 

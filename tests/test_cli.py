@@ -753,3 +753,21 @@ def test_options_a_resumed_game_overrides_are_said_not_dropped(tmp_path: Path) -
             "rules, seed, seats and players.") in out.stdout
     plain = euchre(tmp_path, "play", "--resume", "1", "--no-hints", "--no-color", typed="quit\n")
     assert "Ignored" not in plain.stdout
+
+
+def test_small_words_and_bounds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"You deal" (not "You deals") in a replay; a one-minute game is "1 minute"; an empty name
+    and a seed TOML cannot hold are refused."""
+    game = Game(Rules(), seed=1, dealer=0)
+    rng = random.Random(1)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    path = tmp_path / "g.toml"
+    notation.save(game, path, players=["You", "West", "North", "East"])
+    p = run("replay", str(path))
+    assert "Hand 1: You deal, up card" in p.stdout and "Hand 2: West deals, up card" in p.stdout
+    assert Rules.preset("timed", duration=1).ending_text() == "1 minute, highest score"
+    assert euchre(tmp_path, "play", "--name", " ", typed="q\n").returncode == 2
+    for command in (["play"], ["simulate"], ["arena", "random", "random"]):
+        out = run(*command, "--seed", str(2**63))
+        assert out.returncode == 2 and "must be below 2**63" in out.stderr, out.stderr
