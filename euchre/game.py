@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from euchre.actions import Action, Kind
 from euchre.cards import EFFECTIVE, POWER, Card
-from euchre.errors import DealError, EmptyHistoryError, IllegalActionError
+from euchre.errors import DealError, EmptyHistoryError, IllegalActionError, RulesError
 from euchre.rules import Rules
 from euchre.state import Deal, Phase, State
 
@@ -50,6 +50,10 @@ class Game:
         deals: Sequence[Deal] | None = None,
         scores: Sequence[int] | None = None,
     ) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules (e.g. Rules.preset({rules!r}) for a preset), not "
+                             f"{type(rules).__name__} {rules!r}" if isinstance(rules, str) else
+                             f"rules must be a Rules, not {type(rules).__name__}")
         self.rules = rules or Rules()
         self.seed = seed if seed is not None else secrets.randbelow(2**63)
         n = self.rules.players
@@ -61,8 +65,9 @@ class Game:
         self.clock: Clock = clock or time.monotonic
         self._start = self.clock()
         self._given: list[Deal] = list(deals or [])
-        if scores is not None and len(scores) != self.rules.sides:
-            raise ValueError(f"scores must give {self.rules.sides} sides, got {list(scores)}")
+        if scores is not None and (len(scores) != self.rules.sides
+                                   or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)):
+            raise ValueError(f"scores must give {self.rules.sides} sides' whole points, got {list(scores)}")
         self.initial_scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * self.rules.sides
         """The score before the first hand (a game recorded from the middle, or a handicap)."""
         self.scores: list[int] = list(self.initial_scores)
@@ -342,6 +347,8 @@ class Game:
         ``seat=None`` is a spectator's view (public facts only)."""
         from euchre.view import PlayerView
 
+        if isinstance(hand, bool) or not isinstance(hand, int) or not -len(self.hands) <= hand < len(self.hands):
+            raise IndexError(f"hand must be an index of the game's {len(self.hands)} hands, got {hand!r}")
         return PlayerView.of(self.hands[hand], seat, game=self)
 
     @property

@@ -582,6 +582,8 @@ class Rules:
     @staticmethod
     def resolve_preset(name: str) -> str:
         """The canonical preset name for a name or alias; raises :class:`RulesError`."""
+        if not isinstance(name, str):
+            raise RulesError(f"a preset is named by a string, one of {', '.join(PRESETS)}; got {name!r}")
         key = name.strip().lower().replace("_", "-").replace(" ", "-")
         if key in PRESETS:
             return key

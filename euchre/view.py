@@ -127,8 +127,8 @@ class PlayerView:
     @classmethod
     def of(cls, state: State, seat: int | None, *, game: Game | None = None) -> PlayerView:
         """The view of ``seat`` (or a spectator, ``None``) of ``state``."""
-        if seat is not None and not 0 <= seat < state.n:
-            raise SeatError(f"seat must be 0..{state.n - 1}, got {seat}")
+        if seat is not None and (isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= seat < state.n):
+            raise SeatError(f"seat must be 0..{state.n - 1} (or None, a spectator), got {seat!r}")
         acts = seat_actions(state, seat)
         own = own_hand(state, seat)
         phase, to_act = seat_phase(state, seat)

@@ -4,9 +4,12 @@ precise, and still the built-in class (``ValueError`` / ``IndexError``) callers 
 from __future__ import annotations
 
 import random
+import re
+from typing import Any
 
 import pytest
 
+from euchre.bots import make_bot
 from euchre.cards import Card
 from euchre.errors import (
     DealError,
@@ -14,6 +17,7 @@ from euchre.errors import (
     EuchreError,
     InvalidActionError,
     PhaseError,
+    RulesError,
     SeatError,
 )
 from euchre.game import Game
@@ -37,7 +41,7 @@ def test_a_game_whose_deals_do_not_follow_the_dealer() -> None:
 
 def test_the_view_of_a_seat_that_does_not_exist() -> None:
     g = Game(Rules(), seed=1)
-    with pytest.raises(SeatError, match=r"seat must be 0\.\.3, got 7") as e:
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3 \(or None, a spectator\), got 7") as e:
         g.view(7)
     assert isinstance(e.value, ValueError)
 
@@ -75,3 +79,39 @@ def test_solving_a_hand_not_in_trick_play() -> None:
         s.push("pass")
     with pytest.raises(PhaseError, match="not the second round of bidding"):
         Solver().solve(s)
+
+
+@pytest.mark.parametrize(("call", "error", "words"), [
+    (lambda g: g.view("0"), SeatError, "seat must be 0..3 (or None, a spectator), got '0'"),
+    (lambda g: g.view(True), SeatError, "got True"),
+    (lambda g: g.view(0, hand=5), IndexError, "hand must be an index of the game's 1 hands, got 5"),
+    (lambda g: Game("british"), RulesError, "rules must be a Rules (e.g. Rules.preset('british') for a preset)"),
+    (lambda g: Game({"deck": 24}), RulesError, "rules must be a Rules, not dict"),
+    (lambda g: Rules.preset(None), RulesError, "a preset is named by a string"),
+    (lambda g: Game(Rules(), scores=["a", "b"]), ValueError, "scores must give 2 sides' whole points"),
+    (lambda g: make_bot(None), ValueError, "a bot is named by a string"),
+])
+def test_a_wrong_type_at_the_api_gets_the_packages_error(call: Any, error: type[Exception], words: str) -> None:
+    """Not an AttributeError or TypeError from inside (``'NoneType' object has no attribute
+    'strip'``), nor a seat True taken as seat 1."""
+    with pytest.raises(error, match=re.escape(words)):
+        call(Game(Rules(), seed=1))
+
+
+def test_the_learning_environment_names_what_is_wrong() -> None:
+    from euchre.envs.euchre_v0 import raw_env
+
+    env = raw_env()
+    with pytest.raises(RuntimeError, match=r"reset\(\) the environment first"):
+        env.step(0)
+    with pytest.raises(TypeError, match="must be a list of euchre.state.Deal"):
+        env.reset(options={"deals": [1, 2]})
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="no agent 'bob' here; the agents are player_0"):
+        env.action_space("bob")
+    with pytest.raises(ValueError, match="no agent 'player_9' here"):
+        env.observe("player_9")
+    before = env.game.actions()
+    with pytest.raises(TypeError, match="not True"):
+        env.step(True)
+    assert env.game.actions() == before

@@ -111,6 +111,9 @@ def make_bot(name: str, seed: int | None = None, **opts: Any) -> Bot:
     A name starting with ``exec:`` is not looked up: ``"exec:python3 my_bot.py"`` is an
     :class:`~euchre.bots.external.ExternalBot` running that command (the bot protocol of
     ``docs/protocol.md``), given ``seed`` and ``opts`` (e.g. ``timeout=5``)."""
+    if not isinstance(name, str):
+        raise ValueError(f"a bot is named by a string (e.g. 'expert' or 'search:{{\"samples\": 50}}'), not {name!r}; "
+                         f"known bots: {', '.join(bot_names())}")
     if name.strip().lower().startswith(EXEC_PREFIX):
         from euchre.bots.external import ExternalBot
 

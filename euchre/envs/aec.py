@@ -205,10 +205,10 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
 
     # --- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.seat_of(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.seat_of(agent)]]
 
     # --- the engine ------------------------------------------------------------------------------
     @property
@@ -221,8 +221,12 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         return self._game
 
     def seat_of(self, agent: str) -> int:
-        """The seat of an agent (``player_2`` is seat 2)."""
-        return self.possible_agents.index(agent)
+        """The seat of an agent (``player_2`` is seat 2); an unknown agent raises ``ValueError``
+        naming the agents."""
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise ValueError(f"no agent {agent!r} here; the agents are {', '.join(self.possible_agents)}") from None
 
     def view(self, agent: str) -> PlayerView:
         """The agent's view of the hand being played: all its observation is made of."""
@@ -244,6 +248,8 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         deals: list[Deal] | None = None
         if options and options.get("deals") is not None:
             deals = list(options["deals"])
+            if not all(isinstance(d, Deal) for d in deals):
+                raise TypeError("options['deals'] must be a list of euchre.state.Deal (e.g. State.random(...).deal)")
         clock = _simulated_clock() if self.rules.duration is not None else None
         if self.rules.is_match:
             if deals is not None:
@@ -269,6 +275,10 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
         return {"observation": encode(view, match_wins=wins, match_games=games), "action_mask": action_mask(view)}
 
     def step(self, action: int | None) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError("reset() the environment first")
+        if isinstance(action, bool):  # (True is 1, "order": a mask or a flag passed by mistake)
+            raise TypeError(f"an action is an action code (an integer), not {action!r}")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
