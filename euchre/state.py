@@ -704,12 +704,14 @@ class State:
             return "the hand is over; no action is possible"
         k = a.kind
         if k is Kind.PLAY:
-            if self.phase is not Phase.PLAY:
+            if self.phase not in (Phase.PLAY, Phase.LEAD):
                 return f"no card is played now: it is {self.phase_words()}; you may: {options}"
             c = a.card
             assert c is not None
             if not self.hands[seat] >> c & 1:
                 return f"you do not hold {c}; your cards: {' '.join(map(str, self.hand(seat)))}"
+            if self.phase is Phase.LEAD or not self.trick:
+                return f"{a} may not lead now ({self.phase_words()}); you may: {options}"
             trump = self.trump
             assert trump is not None
             led = EFFECTIVE[trump][self.trick[0][1]]

@@ -421,3 +421,15 @@ def test_a_card_that_does_not_follow_trump_is_refused_in_words() -> None:
     with pytest.raises(IllegalActionError, match=r"you must follow trump \(spades\): you hold 9s, 8s"):
         s.push("play Ad")
     assert s.key() == key
+
+
+def test_a_card_not_held_at_the_first_lead_is_said_so() -> None:
+    """The first lead is a card play too: 'you do not hold', not 'no card is played now'."""
+    game = Game(Rules.preset("napoleon", players=6), seed=0)
+    rng = random.Random(0)
+    while game.state.phase is not Phase.LEAD:
+        game.push(rng.choice(game.legal_actions()))
+    held = game.state.hand(game.to_act)
+    other = next(c for c in deck_cards(game.rules.deck) if c not in held)
+    with pytest.raises(IllegalActionError, match=f"you do not hold {other}; your cards"):
+        game.push(f"play {other}")
