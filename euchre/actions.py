@@ -341,7 +341,7 @@ class Action(int):
             c = Card.parse(rest[0])
             return play(c) if head == "play" else discard(c) if head == "discard" else give(c)
         raise InvalidActionError(
-            f"not an action: {text!r} (say pass, order, order alone, take, call h, call h alone, "
+            f"not an action: {_clipped(text)} (say pass, order, order alone, take, call h, call h alone, "
             "call n, call low, discard 9c, play Jh, give Ah, defend alone, misdeal, keep, farmer, bid 3, moon, misere, "
             "nap, wellington or blucher)"
         )
@@ -445,6 +445,11 @@ def give(card: int) -> Action:
         raise InvalidActionError(f"no {_card_words(card)} is ever given: only the Euchre decks' cards "
                                  "(the nines up, the sevens and eights, the Joker) are given or buried")
     return ACTIONS[_GIVE + card]
+
+
+def _clipped(text: str, most: int = 60) -> str:
+    """``text`` quoted for an error message, cut short if long (a pasted page is not echoed whole)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
 
 
 def _card_words(card: int) -> str:

@@ -96,7 +96,7 @@ class Suit(IntEnum):
         for s in cls:
             if t in (s.letter, s.symbol, s.word, s.word[:-1], s.name.lower()):
                 return s
-        raise InvalidActionError(f"not a suit: {text!r} (use c, d, h or s)")
+        raise InvalidActionError(f"not a suit: {text[:20]!r}{'...' if len(text) > 20 else ''} (use c, d, h or s)")
 
     def __str__(self) -> str:
         return self.letter
@@ -233,7 +233,8 @@ class Card(int):
                 else:
                     return CARDS[LOW_CARD + s * 5 + k]
         raise InvalidActionError(
-            f"not a card: {text!r} (write rank then suit, e.g. Jh, Tc, 9s, or Jk for the Joker)"
+            f"not a card: {text[:20]!r}{'...' if len(text) > 20 else ''} (write rank then suit, e.g. Jh, Tc, 9s, "
+            "or Jk for the Joker)"
         )
 
 

@@ -1279,7 +1279,10 @@ def _cmd_arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     if args.rule_deals is not None and (args.rule_match_games is not None or args.rule_match_wins is not None):
         parser.exit(2, "euchre: error: --game-deals: a match (--match-games/--match-wins) is played in games to a "
                        "target score, not in games of N hands; drop --game-deals (--deals sizes the arena run)\n")
-    rules = rules_from_args(args)
+    try:
+        rules = rules_from_args(args)
+    except RulesError as e:  # (the rules' deals are --game-deals here: --deals sizes the run)
+        parser.exit(2, f"euchre: error: {rules_error_words(str(e)).replace('(--deals)', '(--game-deals)')}\n")
     for which, name in (("A", args.a), ("B", args.b)):
         try:
             check_bot(name)

@@ -385,3 +385,12 @@ def test_a_low_card_typed_alone_while_discarding_or_giving_is_refused_and_change
     with pytest.raises(InvalidActionError):
         game.push("6h")
     assert game.state.key() == before
+
+
+def test_a_huge_text_is_not_echoed_whole_in_the_error() -> None:
+    for text in ("x" * 500_000, "play " + "Q" * 5000):
+        with pytest.raises(InvalidActionError) as e:
+            Action.parse(text)
+        assert len(str(e.value)) < 400
+    with pytest.raises(InvalidActionError, match=r"\.\.\. \(500,000 characters\)"):
+        Action.parse("x" * 500_000)
