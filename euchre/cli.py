@@ -534,7 +534,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.save is not None:
         _check_save_file(args.save, parser)
 
-    console = Console(no_color=args.no_color, highlight=False)
+    console = Console(no_color=args.no_color, color_system=None if args.no_color else "auto", highlight=False)
     save_path: Path | None = args.save  # None: a new file among the saved games, made at the first save
     resumed: SavedGame | None = None
     if args.resume:
