@@ -97,6 +97,7 @@ import logging
 import math
 import os
 import random
+import signal
 import statistics
 import time
 from collections import deque
@@ -1019,13 +1020,20 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
     return ArenaResult.from_pairs(a, b, rules, seed, deals, pairs, seconds=time.perf_counter() - t0, sprt=result)
 
 
+def _worker_ignores_ctrl_c() -> None:
+    """A pool worker leaves Ctrl-C to the parent, which stops the run and ends the workers: a
+    worker interrupted on its own printed its traceback over the arena's "interrupted"."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int) -> Generator[PairResult, None, None]:
     """Every pair in index order, played here (``jobs == 1``) or on a process pool."""
     if jobs == 1:
         for i in itertools.count():
             yield play_pair(a, b, rules, seed, i)
         return
-    with get_context().Pool(jobs) as pool:  # leaving it (the generator closed) terminates the workers
+    with get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:  # leaving it (the generator
+        # closed) terminates the workers
         pending: deque[AsyncResult[list[PairResult]]] = deque()
         lo = 0
         while True:

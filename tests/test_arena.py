@@ -573,3 +573,28 @@ def test_cli_progress_bar_shows_games_margin_and_time_left(monkeypatch: pytest.M
     assert main(["arena", "medium", "easy", "--sprt", "0,0.1", "--jobs", "1"]) == 0
     err = capsys.readouterr().err
     assert "hands" in err and " games · margin +" in err and "LLR " in err and " left" in err
+
+
+def test_ctrl_c_stops_a_parallel_arena_without_the_workers_tracebacks() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the workers used to print their
+    KeyboardInterrupt tracebacks (7 runs in 8) over the arena's own "interrupted"."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from pathlib import Path
+
+    for wait in (0.5, 1.5):
+        p = subprocess.Popen([sys.executable, "-m", "euchre", "arena", "heuristic", "random", "--deals", "100000",
+                              "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             start_new_session=True)
+        children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
+        deadline = time.monotonic() + 60
+        while len(children.read_text().split()) < 2:  # the workers are up: the run is under way
+            assert time.monotonic() < deadline and p.poll() is None
+            time.sleep(0.05)
+        time.sleep(wait)
+        os.killpg(p.pid, signal.SIGINT)
+        out, _ = p.communicate(timeout=120)
+        assert p.returncode == 130, out[-2000:]
+        assert "Traceback" not in out and "ForkPoolWorker" not in out, out[-2000:]
