@@ -370,6 +370,10 @@ def _version() -> str:
     return __version__
 
 
+class UsageError(Exception):
+    """Options of a command that contradict each other: exit status 2 with the message."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``euchre`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -406,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BotProtocolError as e:
         print(f"euchre: an external bot failed: {e}", file=sys.stderr)
         return 1
-    except SaveError as e:
+    except (SaveError, UsageError) as e:
         parser.exit(2, f"euchre: error: {e}\n")
     except BrokenPipeError:
         return 0
@@ -1432,6 +1436,11 @@ def _print_arena(result: Any, console: Any) -> None:
 def _cmd_replay(args: argparse.Namespace) -> int:
     """``euchre replay FILE``: a game record (ours or EGN), or a match (our match record or an
     EMN file) game by game."""
+    if args.analyze and not args.step:
+        raise UsageError("--analyze marks the decisions while stepping through a game: give --step with it "
+                        "(euchre analyze FILE reviews a whole game)")
+    if args.quiet and args.step:
+        raise UsageError("--quiet prints only the result, --step shows every action: give one")
     if args.file.suffix.lower() == ".emn":
         from euchre import egn
 
@@ -1690,6 +1699,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {_switch(k):<32} {words:<{width}}  {_FIELD_DOCS.get(k, '')}")
         return 0
     if args.preset is not None:
+        if args.rules != "american" and Rules.resolve_preset(args.rules) != Rules.resolve_preset(args.preset):
+            raise UsageError(f"--rules {args.rules} and the preset {args.preset} name two games; give one")
         args.rules = args.preset
     rules = rules_from_args(args)
     name = Rules.resolve_preset(args.rules)

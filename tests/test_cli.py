@@ -66,6 +66,9 @@ def test_rule_switches_reach_the_rules() -> None:
         (["simulate", "--loner-lead", "sideways"], "--loner-lead"),
         (["play", "--seat", "5"], "--seat"),
         (["frobnicate"], "invalid choice"),
+        (["rules", "british", "--rules", "two-handed"], "--rules two-handed and the preset british name two games"),
+        (["replay", "--analyze", "x.toml"], "--analyze marks the decisions while stepping through a game"),
+        (["replay", "--quiet", "--step", "x.toml"], "--quiet prints only the result, --step shows every action"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_reason(args: list[str], fragment: str) -> None:
