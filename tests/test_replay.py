@@ -391,3 +391,40 @@ def test_api_analysis_costs_a_hint_and_is_kept(tmp_path: Path) -> None:
         # a replay without analysis costs nothing
         plain = live.http.post("/api/replay", json={"record": other})
         assert plain.status_code == 200 and plain.json()["analyzed"] is False
+
+
+def test_many_replays_at_once_are_worked_out_one_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thirty uploads at once took the processor from the tables (a ping at another table went
+    from 1 ms to 0.9 s): replays are worked out on one thread, a few may wait, the rest are told
+    503 ``busy``; one address has one analysis at a time."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from euchre.server import replay_api
+
+    busy = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def slow(text: str, fmt: str | None, analyze: bool, game: int | None = None) -> bytes:
+        with lock:
+            busy["now"] += 1
+            busy["most"] = max(busy["most"], busy["now"])
+        time.sleep(1.5 if analyze else 0.8)  # (long enough for every request to arrive meanwhile)
+        with lock:
+            busy["now"] -= 1
+        return b'{"analyzed": %s}' % (b"true" if analyze else b"false")
+
+    monkeypatch.setattr(replay_api, "_timeline_json", slow)
+    with serve(fresh_database("sqlite", tmp_path), limits=True, hint_limit=60, hint_burst=10) as live:
+        def upload(k: int, analyze: bool = False) -> int:
+            return live.http.post(f"/api/replay{'?analyze=1' if analyze else ''}", json={"record": f"# {k}"},
+                                  timeout=30).status_code
+
+        with ThreadPoolExecutor(12) as pool:
+            codes = list(pool.map(upload, range(12)))
+        assert busy["most"] == 1
+        assert codes.count(200) >= 1 and set(codes) <= {200, 503} and 503 in codes, codes
+        assert upload(0) == 200  # kept: answered at once, whatever is running
+        with ThreadPoolExecutor(2) as pool:
+            both = sorted(pool.map(lambda k: upload(100 + k, True), range(2)))
+        assert both == [200, 429], both

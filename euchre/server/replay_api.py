@@ -10,8 +10,11 @@ four hands face up, the bids, the tricks, the score, the words); the browser onl
   that does not load or replay is 400 ``bad_record``, saying what is wrong where.
 - ``?analyze=1`` on either: each decision's mark from :func:`euchre.analyze.analyze_game` at the
   replay's small budget (:data:`euchre.replay.REPLAY_SAMPLES`), worked out on a thread of its own,
-  one at a time, never on the event loop; an analysis costs a hint (``--hint-limit``) and the last
-  few are kept, so asking again is answered at once.
+  one at a time (and one at a time per client address), never on the event loop; an analysis
+  costs a hint (``--hint-limit``) and the last few are kept, so asking again is answered at once.
+- A replay without analysis is worked out on a thread of its own too, one at a time, at most
+  :data:`REPLAYS_AT_ONCE` waiting (503 ``busy`` past it), and recent ones are kept. However many
+  ask at once, the tables' own work keeps its share of the processor.
 - ``/replay/{id}`` and ``/replay``: the viewer page (``static/viewer.html``), on a finished game or
   with a form to upload a record.
 """
@@ -23,6 +26,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import orjson
@@ -47,6 +51,11 @@ ANALYSES_AT_ONCE = 2
 ``busy`` (an analysis already kept is answered regardless)."""
 ANALYSIS_CACHE = 16
 """Analysed timelines kept, by the record's text (a finished game's record never changes)."""
+REPLAYS_AT_ONCE = 4
+"""Replays (without analysis) worked out or waiting at once over the whole server; past it 503
+``busy`` (a replay already kept is answered regardless)."""
+REPLAY_CACHE = 64
+"""Replayed timelines kept, by the record's text."""
 MAX_RECORD = 64 * 1024
 """Longest record text accepted (the body cap would refuse a longer one first)."""
 
@@ -59,6 +68,17 @@ class ReplayUpload(BaseModel):
     """The record's text: our TOML format or EGN (JSON)."""
     format: Literal["ours", "egn"] | None = None
     """Which format; ``None``: EGN when the text starts with ``{``, else ours."""
+
+
+@dataclass
+class _Work:
+    """One kind of work (replays, or analyses): its thread, how many may wait, the answers kept."""
+
+    threads: ThreadPoolExecutor
+    at_once: int
+    cache: int
+    running: dict[str, asyncio.Future[bytes]] = field(default_factory=dict)
+    kept: OrderedDict[str, bytes] = field(default_factory=OrderedDict)
 
 
 def _load(text: str, fmt: str | None) -> notation.GameRecord | notation.MatchRecord:
@@ -98,45 +118,57 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
                    limiter: RateLimiter | None = None) -> None:
     """Add the viewer's pages and API routes to ``app`` (see the module docstring); ``limiter``
     is the per-address hint limit an analysis counts against."""
-    threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="euchre-replay")
-    kept: OrderedDict[str, bytes] = OrderedDict()
-    running: dict[str, asyncio.Future[bytes]] = {}
+    # Replays and analyses each have one worker thread, a cap on what is waiting and a cache of
+    # recent answers: however many clients ask at once, one replay and one analysis are worked out
+    # at a time, so the tables' own work (on the event loop and the bots' threads) keeps its share
+    # of the processor.
+    kinds = {analyze: _Work(ThreadPoolExecutor(max_workers=1, thread_name_prefix="euchre-replay"),
+                            ANALYSES_AT_ONCE if analyze else REPLAYS_AT_ONCE,
+                            ANALYSIS_CACHE if analyze else REPLAY_CACHE) for analyze in (False, True)}
+    analysing: set[str] = set()
+    """The client addresses with an analysis being worked out (one each at a time)."""
 
     async def answer(request: Request, text: str, fmt: str | None, analyze: bool, game: int | None) -> Response:
         try:
-            if not analyze:
-                body = await asyncio.to_thread(_timeline_json, text, fmt, False, game)
-            else:
-                body = await analysed(request, text, fmt, game)
+            body = await computed(request, text, fmt, analyze, game)
         except (EuchreError, ValueError) as e:
             raise ApiError(400, "bad_record", short(f"the record cannot be replayed: {e}")) from None
         return Response(body, media_type="application/json")
 
-    async def analysed(request: Request, text: str, fmt: str | None, game: int | None) -> bytes:
+    async def computed(request: Request, text: str, fmt: str | None, analyze: bool, game: int | None) -> bytes:
+        work = kinds[analyze]
         key = hashlib.sha256(f"{fmt}\n{game}\n{text}".encode()).hexdigest()
-        if key in kept:
-            kept.move_to_end(key)
-            return kept[key]
-        fut = running.get(key)
+        if key in work.kept:
+            work.kept.move_to_end(key)
+            return work.kept[key]
+        fut = work.running.get(key)
         if fut is None:
-            if limiter is not None:
-                wait = limiter.take(client_key(request.client.host if request.client else None))
+            client = client_key(request.client.host if request.client else None)
+            if analyze and client in analysing:
+                raise ApiError(429, "rate", "an analysis from your address is being worked out; ask again when "
+                               "it is done", headers={"Retry-After": "5"})
+            if limiter is not None and analyze:
+                wait = limiter.take(client)
                 if wait > 0:
                     n = max(1, round(wait + 0.5))
                     raise ApiError(429, "rate", f"too many analyses and hints from your address; try again in "
                                    f"{n} seconds", headers={"Retry-After": str(n)})
-            if len(running) >= ANALYSES_AT_ONCE:
-                raise ApiError(503, "busy", "analyses are busy right now; try again in a few seconds",
-                               headers={"Retry-After": "5"})
-            fut = asyncio.get_running_loop().run_in_executor(threads, _timeline_json, text, fmt, True, game)
-            running[key] = fut
+            if len(work.running) >= work.at_once:
+                raise ApiError(503, "busy", f"{'analyses' if analyze else 'replays'} are busy right now; try again "
+                               "in a few seconds", headers={"Retry-After": "5"})
+            fut = asyncio.get_running_loop().run_in_executor(work.threads, _timeline_json, text, fmt, analyze, game)
+            work.running[key] = fut
+            if analyze:
+                analysing.add(client)
 
-            def done(f: asyncio.Future[bytes]) -> None:
-                running.pop(key, None)
+            def done(f: asyncio.Future[bytes], key: str = key, client: str = client) -> None:
+                work.running.pop(key, None)
+                if analyze:
+                    analysing.discard(client)
                 if not f.cancelled() and f.exception() is None:
-                    kept[key] = f.result()
-                    while len(kept) > ANALYSIS_CACHE:
-                        kept.popitem(last=False)
+                    work.kept[key] = f.result()
+                    while len(work.kept) > work.cache:
+                        work.kept.popitem(last=False)
 
             fut.add_done_callback(done)
         return await asyncio.shield(fut)
