@@ -1342,7 +1342,23 @@ class Hub:
                 return await self.get(table_id)
             self.tables[table_id] = table
             self._resume(table)
+            await self._make_room(table)
         return table
+
+    async def _make_room(self, keep: LiveTable) -> None:
+        """Past ``max_tables`` tables in memory, put away the least recently used idle ones (not
+        ``keep``, just loaded). Anyone may ask for any stored table (its rules, its page), and each
+        one asked for is replayed into memory: without this, a client walking the list of games
+        held them all until the sweep, beyond the limit that new tables are held to."""
+        cap = self.config.max_tables
+        if cap <= 0 or len(self.tables) <= cap:
+            return
+        idle = sorted((t for t in self.tables.values() if t is not keep and not t.lock.locked() and not t.busy()),
+                      key=lambda t: t.touched)
+        for table in idle[:len(self.tables) - cap]:
+            async with table.lock:  # (as the sweep does: free, unless a waiter is just waking)
+                if not (table.busy() or table.unloaded) and self.tables.get(table.id) is table:
+                    self._drop(table)
 
     # --- the sweep -----------------------------------------------------------------------------------
     async def _sweep_forever(self) -> None:
