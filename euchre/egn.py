@@ -46,7 +46,7 @@ from euchre.notation import GameRecord, HandRecord, MatchRecord
 from euchre.rules import Rules
 from euchre.state import Deal, Phase, State
 
-__all__ = ["loads", "load", "from_dict", "dumps", "to_dict", "dump", "load_match", "loads_match",
+__all__ = ["loads", "load", "from_dict", "dumps", "to_dict", "dump", "load_match", "loads_match", "export_problem",
            "FILE_TYPE", "MATCH_FILE_TYPE", "VERSION"]
 
 FILE_TYPE = "Euchre Game Notation"
@@ -989,6 +989,31 @@ def to_dict(source: Game | GameRecord, *, players: list[str] | None = None,
     return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md, "deals": deals}
 
 
+def export_problem(rules: Rules) -> str | None:
+    """Why a game (or, under match rules, a match) under ``rules`` cannot be written as EGN (or
+    EMN), in words; ``None`` when it can. Depends on the rules only, so a table can tell before
+    its game is over whether the EGN download will work."""
+    try:
+        _check_exportable(rules)
+        if rules.is_match:
+            _check_match_exportable(rules)
+    except RecordError as e:
+        return str(e)
+    return None
+
+
+def _check_match_exportable(rules: Rules) -> None:
+    problems = []
+    if rules.match_games is None:
+        problems.append(f"a match to {rules.match_wins} game wins (EMN's matchFormat says a fixed number of games)")
+    if rules.laps:
+        problems.append("laps (points past the target carried into the next game)")
+    if rules.slam:
+        problems.append("slams counting two game wins")
+    if problems:
+        raise RecordError(f"EMN cannot express this match: {', '.join(problems)}")
+
+
 def _check_exportable(rules: Rules) -> None:
     base = Rules()
     problems = []
@@ -1086,15 +1111,7 @@ def match_to_dict(rec: MatchRecord, *, title: str | None = None) -> dict[str, An
     as ``target``, as in the files of ``shared/data/egn``); a match to a number of game wins, and
     laps or slams, have no EMN words here and raise :class:`RecordError` saying so."""
     rules = rec.rules
-    problems = []
-    if rules.match_games is None:
-        problems.append(f"a match to {rules.match_wins} game wins (EMN's matchFormat says a fixed number of games)")
-    if rules.laps:
-        problems.append("laps (points past the target carried into the next game)")
-    if rules.slam:
-        problems.append("slams counting two game wins")
-    if problems:
-        raise RecordError(f"EMN cannot express this match: {', '.join(problems)}")
+    _check_match_exportable(rules)
     names = list(rec.players or [f"Player {i}" for i in range(4)])
     ids = [f"p-{i + 1:02d}" for i in range(len(names))]
     games = [{"gameIndex": str(i), "players": ids, "gameData": to_dict(g, players=names)}

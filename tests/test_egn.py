@@ -556,3 +556,12 @@ def test_dump_writes_a_file(tmp_path: Path) -> None:
     path = tmp_path / "g.egn"
     egn.dump(game, path)
     assert notation.load(path).replay().scores == game.scores
+
+
+def test_export_problem_says_which_rules_egn_cannot_write() -> None:
+    """The server offers the EGN download only where it works: the reason is known from the rules."""
+    assert egn.export_problem(Rules()) is None
+    assert egn.export_problem(Rules(match_games=3)) is None
+    for preset in ("cut-throat", "british", "timed", "bid-euchre", "hasenpfeffer", "napoleon"):
+        assert egn.export_problem(Rules.preset(preset)) is not None, preset
+    assert "EMN cannot express this match" in (egn.export_problem(Rules(match_wins=2)) or "")

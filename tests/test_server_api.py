@@ -427,6 +427,7 @@ def test_whole_game_of_four_people(db: str, tmp_path: Path) -> None:
             g = games[0]
             assert g["id"] == table_id and g["scores"] == final["scores"] and g["winners"] == final["winners"]
             assert g["players"] == ["P0", "P1", "P2", "P3"] and g["finished_at"]
+            assert g["egn"] is True and final["egn"] is True  # (the EGN download is offered)
             stats = {p["name"]: p for p in srv.http.get("/api/stats").json()["players"]}
             assert set(stats) == {"P0", "P1", "P2", "P3"}
             for s in range(4):

@@ -181,6 +181,9 @@ def test_a_whole_game_against_computers(tmp_path: Path) -> None:
         r = srv.http.get(f"/api/tables/{table_id}/record", params={"format": "egn"})
         assert r.status_code == 409 and r.json()["error"] == "not_exportable", r.text
         assert "Bid Euchre" in r.json()["message"] and "moon" in r.json()["message"]
+        # ... which the table and the list of games say, so the pages offer no EGN download
+        assert final["egn"] is False
+        assert [g["egn"] for g in srv.http.get("/api/games").json()["games"] if g["id"] == table_id] == [False]
         r = srv.http.get(f"/api/games/{table_id}/replay")
         assert r.status_code == 200, r.text
         check_timeline(r.json(), game)

@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from euchre import notation
+from euchre import egn, notation
 from euchre.actions import Action
 from euchre.bots.base import Bot
 from euchre.bots.levels import LEVELS, level_bot
@@ -304,6 +304,8 @@ class LiveTable:
         self.id = row.id
         self.row = row
         self.rules = Rules.from_dict(row.rules)
+        self.egn_ok = egn.export_problem(self.rules) is None
+        """Whether the finished game's record can be downloaded as EGN (EMN for a match)."""
         self._trump_names = trump_names(self.rules)
         """The frames' ``trump_names`` (the same for the whole table)."""
         self.seed = row.seed
@@ -459,7 +461,7 @@ class LiveTable:
                 previous = view_dicts(before[0], list(seats), hand=before[1])
         shared = {
             "table": self.id, "status": self.status, "level": self.level, "preset": self.row.preset,
-            "seats": self.seat_info(),
+            "egn": self.egn_ok, "seats": self.seat_info(),
             "sides": [list(seats) for seats in self.rules.side_seats],
             "scores": list(g.scores) if g is not None else [0] * self.rules.sides,
             "target": self.rules.target, "winners": list(g.winners) if g is not None else [],

@@ -448,13 +448,14 @@ class Store:
                        .scalar() or 0)
 
     def games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
+        """Finished games, newest first; ``egn`` says whether the record can be downloaded as EGN
+        (``None``: the stored rules do not read)."""
         # Only the listed columns (not each game's rules and record), and the scores as raw text,
         # decoded row by row: one damaged row shows without its scores instead of failing the page.
         c = tables.c
         with self.reader.connect() as conn:
             q = (select(c.id, c.preset, c.created_at, c.finished_at, cast(c.scores, Text).label("scores"),
-                        cast(c.winners, Text).label("winners"))
+                        cast(c.winners, Text).label("winners"), cast(c.rules, Text).label("rules"))
                  .where(c.status == "over").order_by(c.finished_at.desc()).limit(limit).offset(offset))
             rows = list(conn.execute(q).mappings())
             out = []
@@ -463,7 +464,7 @@ class Store:
                     select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)).mappings()]
                 out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": _ints(r["scores"]),
                             "winners": _ints(r["winners"]), "created_at": _iso(r["created_at"]),
-                            "finished_at": _iso(r["finished_at"])})
+                            "finished_at": _iso(r["finished_at"]), "egn": _egn_ok(r["rules"])})
         return out
 
     def stats(self) -> list[dict[str, Any]]:
@@ -525,6 +526,18 @@ class Store:
     def table_count(self) -> int:
         with self.reader.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables)).scalar() or 0)
+
+
+def _egn_ok(rules_text: str | None) -> bool | None:
+    """Whether a game under the stored rules (JSON text) can be written as EGN, or ``None`` if they
+    do not read (a damaged row still lists)."""
+    from euchre import egn
+    from euchre.rules import Rules
+
+    try:
+        return egn.export_problem(Rules.from_dict(json.loads(rules_text or ""))) is None
+    except Exception:  # noqa: BLE001 - a damaged row: unknown, the listing goes on
+        return None
 
 
 def _ints(raw: str | None) -> list[int] | None:

@@ -44,7 +44,7 @@
     const base = `/api/tables/${encodeURIComponent(g.id)}/record`;
     tr.append(el("td", { class: "nowrap" },
       el("a", { href: base + "?format=toml", download: `euchre-${g.id}.toml`, text: "TOML" }), " \u00b7 ",
-      el("a", { href: base + "?format=egn", download: `euchre-${g.id}.egn`, text: "EGN" }), " \u00b7 ",
+      ...(g.egn === false ? [] : [el("a", { href: base + "?format=egn", download: `euchre-${g.id}.egn`, text: "EGN" }), " \u00b7 "]),
       el("a", { href: `/table/${encodeURIComponent(g.id)}`, text: "view" }), " \u00b7 ",
       el("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "replay-link", text: "replay" })));
     return tr;

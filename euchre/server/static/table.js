@@ -1986,7 +1986,8 @@
     const dl = el("div", { id: "downloads" });
     const base = `/api/tables/${encodeURIComponent(d.table || tableId)}/record`;
     dl.append(el("a", { href: base + "?format=toml", download: `euchre-${d.table || tableId}.toml`, text: "Download record (TOML)" }));
-    dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
+    // (EGN cannot say every game: the sister games, cut-throat, the Joker... the server tells which)
+    if (d.egn !== false) dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
     box.append(dl);
     if (Array.isArray(d.history) && d.history.length) box.append(scoreChart(d));
     box.append(rematchRow(d));
