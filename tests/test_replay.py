@@ -428,3 +428,22 @@ def test_many_replays_at_once_are_worked_out_one_at_a_time(tmp_path: Path, monke
         with ThreadPoolExecutor(2) as pool:
             both = sorted(pool.map(lambda k: upload(100 + k, True), range(2)))
         assert both == [200, 429], both
+
+
+def test_api_replays_an_emn_match_as_the_server_exports_it(srv: Live) -> None:
+    """The match download (EMN) could not be uploaded back: 'read it with euchre.egn.load_match'."""
+    from euchre.match import Match
+
+    match = Match(Rules(match_games=2), seed=3)
+    rng = random.Random(3)
+    while not match.is_over:
+        match.game.push(rng.choice(match.game.legal_actions()))
+        match.settle()
+    text = egn.dumps_match(notation.MatchRecord.from_match(match, players=["A", "B", "C", "D"]))
+    for fmt in (None, "egn"):
+        r = srv.http.post("/api/replay?game=2", json={"record": text, "format": fmt})
+        assert r.status_code == 200, r.text
+        m = r.json()["match"]
+        assert (m["shown"], m["count"]) == (2, len(match.games))
+        assert [g["scores"] for g in m["games"]] == [list(g.scores) for g in match.games]
+    check_error(srv.http.post("/api/replay?game=9", json={"record": text}), 400, "bad_record", "there is no game 9")

@@ -99,6 +99,8 @@ def _timeline_json(text: str, fmt: str | None, analyze: bool, game: int | None =
     """Load, replay and describe a record (on a worker thread), as JSON bytes. Of a match, the
     timeline is of its game ``game`` (1-based; the first by default), with ``match`` saying
     which game of how many and how the match went."""
+    if fmt != "ours" and _is_emn(text):
+        return _emn_timeline_json(text, analyze, game)
     rec = _load(text, fmt)
     if isinstance(rec, notation.GameRecord):
         if game is not None and game != 1:
@@ -110,6 +112,32 @@ def _timeline_json(text: str, fmt: str | None, analyze: bool, game: int | None =
         raise EuchreError(f"the match has {len(rec.games)} games; there is no game {number}")
     out = timeline_of_record(rec.games[number - 1], analyze=analyze).to_dict()
     out["match"] = {**match.to_dict(), "shown": number, "count": len(rec.games), "summary": match.summary()}
+    return orjson.dumps(out)
+
+
+def _is_emn(text: str) -> bool:
+    """Whether ``text`` is an EMN match file (as this server's match download is)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("fileType") == egn.MATCH_FILE_TYPE
+
+
+def _emn_timeline_json(text: str, analyze: bool, game: int | None) -> bytes:
+    """The timeline of game ``game`` of an EMN match, with ``match`` saying which game of how
+    many and each game's score (EMN keeps no match seed, so the match itself is not rebuilt)."""
+    records = egn.loads_match(text)
+    number = 1 if game is None else game
+    if not 1 <= number <= len(records):
+        raise EuchreError(f"the match has {len(records)} games; there is no game {number}")
+    played = [r.replay() for r in records]
+    out = timeline_of_record(records[number - 1], analyze=analyze).to_dict()
+    out["match"] = {"shown": number, "count": len(records),
+                    "games": [{"scores": list(g.scores), "winners": list(g.winners)} for g in played],
+                    "summary": f"a match of {len(records)} games (EMN)"}
     return orjson.dumps(out)
 
 
