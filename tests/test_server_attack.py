@@ -580,6 +580,28 @@ def test_chat_is_for_seats_of_live_tables_and_bounded(tmp_path: Path) -> None:
         assert r.status_code == 400 and r.json()["error"] == "bad_name"
 
 
+def test_names_that_mislead_the_table_are_refused(tmp_path: Path) -> None:
+    """A friend named 'You' (the others' pages read "You and Vera made it" of them), a name that
+    another seat has (a computer player's, after the start) are refused; a table's creator with
+    no name is 'You' against computer players only."""
+    with live("sqlite", tmp_path) as srv:
+        r = srv.post_table(mode="friends", name="you")
+        assert r.status_code == 400 and r.json()["error"] == "bad_name" and "'You'" in r.json()["message"]
+        unnamed = srv.post_table(mode="friends", name="").json()
+        assert seats(srv, unnamed["id"])[0]["name"] == "Player 1"
+        d = srv.create(mode="friends", name="Host")
+
+        async def scenario() -> None:
+            friend = await hello(srv, d["id"], d["links"][0]["token"], name="You")
+            assert (await friend.until("err"))["code"] == "bad_name"
+            friend = await hello(srv, d["id"], d["links"][0]["token"], name="host")
+            f = await friend.until("err")
+            assert f["code"] == "bad_name" and "taken at this table" in f["message"]
+            assert seats(srv, d["id"])[1]["name"] == "Player 2"
+
+        run(scenario())
+
+
 async def _send_and_err(c: Client, frame: dict[str, Any]) -> dict[str, Any]:
     await c.send(frame)
     return await c.until("err")
@@ -595,6 +617,10 @@ def test_chat_at_a_finished_table_is_closed(tmp_path: Path) -> None:
             await play_until_over(host, random.Random(7))
             f = await _send_and_err(host, {"t": "chat", "text": "gg"})
             assert (f["code"], f["message"]) == ("over", "the game is over: its chat is closed")
+            # and its names are as the record and the statistics have them
+            again = await hello(srv, d["id"], d["token"], name="Renamed Later")
+            await again.until("state")
+            assert seats(srv, d["id"])[0]["name"] == "Host"
 
         run(scenario(), timeout=120)
 

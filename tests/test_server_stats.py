@@ -130,10 +130,10 @@ def test_a_seat_keeps_the_player_id_of_its_first_claim(db: str, tmp_path: Path) 
 
         async def scenario() -> tuple[Client, ...]:
             host = await join(srv, table_id, tokens[0], player=BEA)  # the host's own seat keeps ANN
-            friend = await join(srv, table_id, tokens[1], name="You", player=BEA)
+            friend = await join(srv, table_id, tokens[1], name="Bea", player=BEA)
             await friend.close()
             # The same link opened in another browser: the seat still counts for the first one.
-            again = await join(srv, table_id, tokens[1], name="You", player="other-browser-id")
+            again = await join(srv, table_id, tokens[1], name="Bea", player="other-browser-id")
             watcher = await join(srv, table_id, None, player="watcher-browser-id")
             r = srv.start(table_id, tokens[0])
             assert r.status_code == 200, r.text
@@ -152,7 +152,7 @@ def test_a_seat_keeps_the_player_id_of_its_first_claim(db: str, tmp_path: Path) 
         assert row is not None
         assert [s.player for s in row.seats] == [ANN, BEA, None, None]
         assert sorted((p["name"], p["key"] or "") for p in humans(srv)) == sorted(
-            [("Host", key_of(ANN)), ("You", key_of(BEA))])
+            [("Host", key_of(ANN)), ("Bea", key_of(BEA))])
         assert_never_exposed(srv, ANN, BEA, "other-browser-id", "watcher-browser-id", clients=clients)
 
 

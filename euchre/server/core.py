@@ -903,7 +903,12 @@ class LiveTable:
         claimed = dataclasses.replace(s)
         if claimed.kind == "open":
             claimed.kind = "human"
-        if name and name != claimed.name:
+        if name and name != claimed.name and self.status != "over":  # (a finished game keeps its names)
+            if any(o.seat != seat and o.name.casefold() == name.casefold() for o in self.seats):
+                raise Refusal("bad_name", f"{name!r} is taken at this table; choose another name")
+            if name.casefold() == "you" and self.row.mode == "friends":
+                raise Refusal("bad_name", "'You' is what the table calls each player to themself; at a table "
+                                          "with friends choose your own name")
             claimed.name = name
         if player and claimed.player is None:
             claimed.player = player

@@ -38,7 +38,7 @@ class CreateTable(BaseModel):
     rules: Annotated[dict[str, Any], Field(max_length=64)] = Field(default_factory=dict)
     """Fields of :class:`~euchre.rules.Rules` to change from the preset (a few dozen exist)."""
     level: str = DEFAULT_LEVEL
-    name: Annotated[str, Field(max_length=24)] = "You"
+    name: Annotated[str, Field(max_length=24)] = ""
     player: PlayerId | None = None
     """The host's player id (see :data:`~euchre.server.messages.PlayerId`), kept on seat 0."""
     seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
@@ -70,9 +70,12 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
             raise RulesError(f"the server's tables do not play {rules.sister_game} yet")
     except (EuchreError, TypeError, ValueError) as e:
         raise ApiError(400, "bad_rules", short(str(e))) from None
-    name = clean_text(body.name) or "You"
+    name = clean_text(body.name) or ("You" if body.mode == "bots" else "Player 1")
     if (why := reserved_name(name)) is not None:
         raise ApiError(400, "bad_name", why)
+    if body.mode == "friends" and name.casefold() == "you":  # (the others' pages would say "You" of them)
+        raise ApiError(400, "bad_name", "'You' is what the table calls each player to themself; at a table with "
+                                        "friends choose your own name")
     if body.seed is not None and body.mode != "bots":
         raise ApiError(400, "bad_seed", "a seed is only for a game against computer players: the deal of a "
                                         "table with friends stays secret")
