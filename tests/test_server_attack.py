@@ -1043,3 +1043,23 @@ def test_rematch_keeps_the_seats_rules_and_links(db: str, tmp_path: Path) -> Non
     with serve(url) as srv:  # after a restart the old table still points to its rematch
         assert srv.info(d["id"])["rematch"] == new_id
         assert srv.info(new_id)["status"] == "playing"
+
+
+def test_a_refused_origin_is_logged_with_advice_only_when_it_is_safe(tmp_path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """'start it with --allow-origin null' would let every sandboxed page open game sockets."""
+    import websockets
+
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+
+        async def scenario() -> None:
+            for origin in ("null", "http://lan-name:8000"):
+                with pytest.raises(websockets.InvalidStatus):
+                    await websockets.connect(srv.ws(d["id"]), origin=origin)  # type: ignore[arg-type]
+
+        with caplog.at_level("WARNING"):
+            run(scenario())
+    said = {r.getMessage() for r in caplog.records if "refused a game socket" in r.getMessage()}
+    assert any("null (no web address" in m and "--allow-origin" not in m for m in said), said
+    assert any("start it with --allow-origin http://lan-name:8000" in m for m in said), said

@@ -68,9 +68,14 @@ async def socket(ws: WebSocket, table_id: str) -> None:
             # Said once per origin: a page reached by a name the server cannot know (a LAN
             # host name, a proxy's domain) needs --allow-origin.
             deps.refused_origins.add(origin[:200])
-            log.warning("refused a game socket from the origin %s; if that is this server's own address, "
-                        "start it with --allow-origin %s", origin[:200], origin[:200],
-                        extra={"ctx": {"event": "origin refused", "origin": origin[:200]}})
+            if origin.startswith(("http://", "https://")):
+                log.warning("refused a game socket from the origin %s; if that is this server's own address, "
+                            "start it with --allow-origin %s", origin[:200], origin[:200],
+                            extra={"ctx": {"event": "origin refused", "origin": origin[:200]}})
+            else:  # ("null": a sandboxed page or a file; allowing it would let any such page in)
+                log.warning("refused a game socket from the origin %s (no web address: a sandboxed page or a "
+                            "local file)", origin[:200], extra={"ctx": {"event": "origin refused",
+                                                                     "origin": origin[:200]}})
         await ws.close(code=1008, reason="origin not allowed")
         return
     await ws.accept()
