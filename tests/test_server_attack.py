@@ -952,10 +952,27 @@ def test_integers_out_of_range_in_frames_are_malformed(frame: dict[str, Any], tm
                 c = Client(await websockets.connect(srv.ws(d["id"])))
             f = await _send_and_err(c, frame)
             assert f["code"] == "malformed" and len(f["message"]) < 300, f
+            assert f["id"] == frame.get("id")  # (the client can tell which of its frames was refused)
             await ping(c)
 
         run(scenario())
         assert srv.version(d["id"]) == 0
+
+
+def test_frames_refused_say_every_type_and_empty_chat(tmp_path: Path) -> None:
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+
+        async def scenario() -> None:
+            c = await hello(srv, d["id"], d["token"])
+            await c.until("state")
+            f = await _send_and_err(c, {"t": "dance", "id": "x1"})
+            assert f["id"] == "x1" and "hello, act, claim, undo, chat, hint, start or ping" in f["message"]
+            f = await _send_and_err(c, {"t": "chat", "text": "\u200b \u200b"})
+            assert f["code"] == "malformed" and "nothing is left to say" in f["message"]
+            await ping(c)
+
+        run(scenario())
 
 
 def test_a_flood_of_listing_requests_costs_one_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

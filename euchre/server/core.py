@@ -685,11 +685,12 @@ class LiveTable:
             if self.status != "playing":
                 raise Refusal("over", "the game is over")
             g = self.game
-            if g.to_act != seat and not any_turn:
-                raise Refusal("not_your_turn", f"it is not your turn: {self.seats[g.to_act].name} is to act")
+            # (An old version first: the client's own view is out of date, and gets the state.)
             if base_v is not None and base_v != self.version:
                 raise Refusal("stale", f"the table has moved on (you acted on version {base_v}, it is at "
                                        f"{self.version}); here is the current state")
+            if g.to_act != seat and not any_turn:
+                raise Refusal("not_your_turn", f"it is not your turn: {self.seats[g.to_act].name} is to act")
             # Apply first, so the result and the record of a game-ending action go into the same
             # transaction; nobody sees the table until the commit returns (every reader takes the
             # lock), and a failed commit is undone.

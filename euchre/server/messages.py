@@ -13,9 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-__all__ = ["Hello", "Act", "Claim", "Undo", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "clean_text",
-           "reserved_name",
-           "MAX_FRAME"]
+__all__ = ["Hello", "Act", "Claim", "Undo", "Chat", "Hint", "Start", "Ping", "PlayerId", "parse_frame", "FrameError",
+           "clean_text", "reserved_name", "MAX_FRAME"]
 
 MAX_FRAME = 4096
 """Largest client frame, in bytes of UTF-8."""
@@ -87,27 +86,41 @@ ClientFrame = Annotated[Hello | Act | Claim | Undo | Chat | Hint | Start | Ping,
 _adapter: TypeAdapter[Hello | Act | Claim | Undo | Chat | Hint | Start | Ping] = TypeAdapter(ClientFrame)
 
 
+_TYPES = "hello, act, claim, undo, chat, hint, start or ping"
+_ID = re.compile(r"^[!-~]{1,40}$")
+
+
+class FrameError(ValueError):
+    """A frame that is not one: the message says what is wrong; ``id`` is the frame's own id
+    when it has a well-formed one, so that the client can tell which of its frames was refused."""
+
+    def __init__(self, message: str, id: str | None = None) -> None:
+        super().__init__(message)
+        self.id = id
+
+
 def parse_frame(text: str) -> Hello | Act | Claim | Undo | Chat | Hint | Start | Ping:
-    """The frame, or ``ValueError`` saying precisely what is wrong with it."""
+    """The frame, or :class:`FrameError` saying precisely what is wrong with it."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ValueError(f"not JSON: {e.msg} at character {e.pos}") from None
+        raise FrameError(f"not JSON: {e.msg} at character {e.pos}") from None
     except RecursionError:
-        raise ValueError("not a frame: nested too deeply") from None
+        raise FrameError("not a frame: nested too deeply") from None
     if not isinstance(data, dict):
-        raise ValueError("a frame must be a JSON object")
+        raise FrameError("a frame must be a JSON object")
+    fid = data.get("id")
+    fid = fid if isinstance(fid, str) and _ID.match(fid) else None
     if "t" not in data:
-        raise ValueError("a frame needs a type 't' (hello, act, chat, hint, start or ping)")
+        raise FrameError(f"a frame needs a type 't' ({_TYPES})", fid)
     try:
         return _adapter.validate_python(data)
     except ValidationError as e:
         err = e.errors()[0]
         where = ".".join(str(x) for x in err["loc"]) or "frame"
         if err["type"] == "union_tag_invalid":
-            return_msg = f"unknown frame type {data.get('t')!r} (hello, act, chat, hint, start or ping)"
-            raise ValueError(return_msg) from None
-        raise ValueError(f"{where}: {err['msg']}") from None
+            raise FrameError(f"unknown frame type {data.get('t')!r} ({_TYPES})", fid) from None
+        raise FrameError(f"{where}: {err['msg']}", fid) from None
 
 
 _BOT_NAME = re.compile(r"^\w+ bot \d+$", re.IGNORECASE)

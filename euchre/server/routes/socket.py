@@ -19,6 +19,7 @@ from euchre.server.messages import (
     Act,
     Chat,
     Claim,
+    FrameError,
     Hello,
     Hint,
     Ping,
@@ -200,8 +201,8 @@ class Session:
                 continue
             try:
                 frame = parse_frame(text)
-            except ValueError as e:
-                self.err("malformed", str(e))
+            except FrameError as e:
+                self.err("malformed", str(e), id=e.id)
                 continue
             await self.handle(frame)
 
@@ -249,11 +250,13 @@ class Session:
                 self.err("rate", "one chat message a second")
                 return
             text = clean_text(frame.text)
-            if text:
-                try:
-                    await table.say(seat, text)
-                except Refusal as e:
-                    self.err(e.code, e.message)
+            if not text:
+                self.err("malformed", "text: nothing is left to say once control characters and spaces are removed")
+                return
+            try:
+                await table.say(seat, text)
+            except Refusal as e:
+                self.err(e.code, e.message)
         elif isinstance(frame, Hint):
             if seat is None:
                 self.err("forbidden", "spectators get no hints")
