@@ -681,18 +681,25 @@ def test_hints_per_address_are_limited(tmp_path: Path) -> None:
     with live("sqlite", tmp_path) as srv:
         pass
     with serve(fresh_database("sqlite", tmp_path / "b"), limits=True, connect_limit=0, create_limit=0,
-               hint_limit=1, hint_burst=2) as srv:
+               hint_limit=1, hint_burst=1) as srv:
         d = srv.create(mode="friends", name="Host")
         assert srv.start(d["id"], d["token"]).status_code == 200
 
-        async def scenario() -> None:
-            host = await hello(srv, d["id"], d["token"])
+        async def my_turn(host: Client) -> None:
             while not (host.state and host.state["view"] and host.state["view"]["legal"]):
                 await host.recv(10)
-            for _ in range(2):
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await my_turn(host)
+            for _ in range(3):  # the first costs the one hint allowed; asking again is answered from the cache
                 await host.send({"t": "hint"})
                 await host.until("hint", timeout=30)
-            f = await _send_and_err(host, {"t": "hint"})
+            v = host.v
+            await host.send({"t": "act", "id": "a1", "action": host.state["view"]["legal"][0], "v": v})
+            while host.v == v or not (host.state["view"] and host.state["view"]["legal"]):
+                await host.recv(30)
+            f = await _send_and_err(host, {"t": "hint"})  # a new position: a new hint, over the limit
             assert f["code"] == "rate" and "hints" in f["message"]
 
         run(scenario(), timeout=90)

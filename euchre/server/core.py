@@ -1022,6 +1022,16 @@ class LiveTable:
             for c in list(self.conns):
                 c.push(frame)
 
+    def hint_kept(self, seat: int) -> bool:
+        """Whether the hint the seat would get now is already worked out (in the hub's cache): such
+        a hint costs nothing, so it is not counted against the address's hint limit."""
+        from euchre.hints import position_seed
+
+        g = self.game
+        if g is None or self.status != "playing" or g.to_act != seat:
+            return False
+        return position_seed(g.view(seat)) in self.hub._hints
+
     async def hint(self, seat: int) -> list[dict[str, Any]]:
         """The strongest bot's expected points for each of the seat's choices, best first
         (:func:`euchre.hints.hint`, seeded from the position: asking again gives the same answer,

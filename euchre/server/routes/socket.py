@@ -264,7 +264,7 @@ class Session:
             if self.hinting:
                 self.err("rate", "a hint is already being worked out")
                 return
-            if self.hints is not None and (wait := self.hints.take(self.client)) > 0:
+            if self.hints is not None and not table.hint_kept(seat) and (wait := self.hints.take(self.client)) > 0:
                 self.err("rate", f"too many hints from your address; try again in {seconds(wait)} seconds")
                 return
             self.hinting = True
