@@ -94,10 +94,13 @@ def _positive_int(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    """A seed: a whole number from 0 to 2**63 - 1 (what a record's TOML integer holds)."""
-    v = _nonneg_int(text)
-    if v >= 2**63:
-        raise argparse.ArgumentTypeError(f"must be below 2**63 ({2**63}), got {text}")
+    """A seed: a whole number of 64 bits, -2**63 to 2**63 - 1 (what a record's TOML integer holds)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not -(2**63) <= v < 2**63:
+        raise argparse.ArgumentTypeError(f"must be from -2**63 to below 2**63 ({2**63}), got {text[:40]}")
     return v
 
 

@@ -267,8 +267,8 @@ class GameRecord:
             ))
         result = _subtable(data, "result", "record")
         seed = game.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise RecordError(f"[game]: seed must be a whole number from 0, got {seed!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError(f"[game]: seed must be a whole number, got {seed!r}")
         players = game.get("players", [])
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError(f"[game]: players must be a list of names, got {players!r}")

@@ -773,4 +773,4 @@ def test_small_words_and_bounds(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert euchre(tmp_path, "play", "--name", " ", typed="q\n").returncode == 2
     for command in (["play"], ["simulate"], ["arena", "random", "random"]):
         out = run(*command, "--seed", str(2**63))
-        assert out.returncode == 2 and "must be below 2**63" in out.stderr, out.stderr
+        assert out.returncode == 2 and "must be from -2**63 to below 2**63" in out.stderr, out.stderr
