@@ -616,6 +616,7 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     while True:
         if match is not None:
             meta["match"] = _match_meta(match)
+        status: str
         try:
             status = play_terminal(game, human, bots, console, names=names, hint_fn=hint, farewell=False,
                                    delay=pace.delay, hand_wait=pace.hand_wait, hand_pause=pace.hand_pause,

@@ -281,8 +281,8 @@ def _napoleon_sections(r: Rules) -> list[Section]:
         end = (f"The first player to reach {_points(r.target)} alone on top wins the game; level leaders play on "
                "hand by hand.")
     else:
-        end = (f"The game lasts {_minutes(r.duration)}, read at the end of each hand; the highest score wins, level "
-               "leaders playing on.")
+        end = (f"The game lasts {_minutes(r.duration or 0)}, read at the end of each hand; the highest score wins, "
+               "level leaders playing on.")
     return [players, cards, deal, bidding, play, scoring, Section("Winning the game", (end,))]
 
 
