@@ -258,8 +258,8 @@ BAD_CREATE: list[tuple[Any, int, str | None]] = [
     ({"rules": {"going_alone": "yes"}}, 400, "bad_rules"),
     ({"rules": {"target": -3}}, 400, "bad_rules"),
     ({"preset": "two-handed", "rules": {"going_alone": True}}, 400, "bad_rules"),
-    ({"level": "godlike"}, 400, "malformed"),
-    ({"mode": "solo"}, 400, "malformed"),
+    ({"level": "godlike"}, 422, "malformed"),  # (as every other malformed body: docs/server.md)
+    ({"mode": "solo"}, 422, "malformed"),
     ({"colour": "red"}, 422, "malformed"),
     ({"name": "x" * 25}, 422, "malformed"),
     ({"rules": "fast"}, 422, "malformed"),
@@ -279,6 +279,9 @@ def test_create_table_refusals(db: str, tmp_path: Path) -> None:
                 r = srv.http.post("/api/tables", json=body)
             check_error(r, status, code)
         assert srv.http.get("/api/games").json() == {"games": []}
+        r = srv.http.delete("/api/tables")
+        check_error(r, 405, "method_not_allowed")
+        assert r.headers["allow"] == "POST"
 
 
 @pytest.mark.parametrize("db", DATABASES)

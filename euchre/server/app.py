@@ -102,8 +102,10 @@ def _install_error_handlers(app: FastAPI) -> None:
                 and "text/html" in request.headers.get("accept", "")):
             # A browser at a wrong address gets a page with a way home; the API keeps its JSON.
             return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
-        code = "not_found" if e.status_code == 404 else "bad_request"
-        return JSONResponse({"error": code, "message": short(str(e.detail))}, status_code=e.status_code)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "bad_request")
+        # (The exception's headers go along: a 405's Allow says which methods the address takes.)
+        return JSONResponse({"error": code, "message": short(str(e.detail))}, status_code=e.status_code,
+                            headers=getattr(e, "headers", None))
 
     @app.exception_handler(SQLAlchemyError)
     async def _database(_request: Request, e: SQLAlchemyError) -> JSONResponse:

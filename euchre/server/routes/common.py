@@ -53,7 +53,8 @@ def hub_of(request: Request | WebSocket) -> Hub:
 
 
 REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "table_abandoned": 410, "unavailable": 503,
-                  "damaged": 500, "busy": 503, "full": 503, "too_many_tables": 429}
+                  "damaged": 500, "busy": 503, "full": 503, "too_many_tables": 429,
+                  "malformed": 422}  # (as a body the request's model refuses: a bad mode or level)
 """The HTTP status of a refusal's code, where it is not the request's own fault (400 or 409)."""
 
 MAX_MESSAGE = 300
