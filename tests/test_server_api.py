@@ -1289,3 +1289,25 @@ def test_a_failing_computer_player_is_retried_not_spun(tmp_path: Path, monkeypat
 
         run(scenario())
     assert len(calls) >= 2 and calls[1] - calls[0] >= 0.9  # retried after a pause, not in a loop
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_an_act_on_an_old_version_is_stale_before_it_is_out_of_turn(db: str, tmp_path: Path) -> None:
+    """The client's view is out of date: it gets ``stale`` and the current state, which tells it
+    whose turn it is, rather than a bare ``not_your_turn``."""
+    with live(db, tmp_path) as srv:
+
+        async def scenario() -> None:
+            _, _, clients = await friends_table(srv)
+            seat = to_act(clients[0])
+            other = clients[(seat + 1) % 4]
+            f = await error(other, {"t": "act", "id": "o1", "action": "pass", "v": 1})
+            assert f["code"] == "not_your_turn"  # the current version, not its turn
+            mover = clients[seat]
+            await mover.send({"t": "act", "id": "m1", "action": mover.state["view"]["legal"][0], "v": 1})
+            await mover.until("ack")
+            late = clients[(seat + 2) % 4] if to_act(mover) != (seat + 2) % 4 else clients[(seat + 3) % 4]
+            f = await error(late, {"t": "act", "id": "o2", "action": "pass", "v": 1})
+            assert f["code"] == "stale" and "version 1" in f["message"]
+
+        run(scenario())
