@@ -107,6 +107,8 @@ def parse_frame(text: str) -> Hello | Act | Claim | Undo | Chat | Hint | Start |
         raise FrameError(f"not JSON: {e.msg} at character {e.pos}") from None
     except RecursionError:
         raise FrameError("not a frame: nested too deeply") from None
+    except ValueError:  # (an integer of thousands of digits: Python's own limit on reading one)
+        raise FrameError("not a frame: a number in it is far too long") from None
     if not isinstance(data, dict):
         raise FrameError("a frame must be a JSON object")
     fid = data.get("id")
