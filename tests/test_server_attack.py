@@ -633,6 +633,10 @@ def test_security_headers(tmp_path: Path) -> None:
             assert r.headers["x-frame-options"] == "DENY", path
             csp = r.headers["content-security-policy"]
             assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, path
+        for path in ("/", "/games", "/stats", "/learn", "/replay", "/healthz"):  # (as monitors and link checkers ask)
+            head = srv.http.head(path)
+            assert head.status_code == 200 and head.content == b"", (path, head.status_code)
+            assert head.headers["content-type"] == srv.http.get(path).headers["content-type"], path
 
 
 # 2. Hints never starve the computer players, and are bounded.

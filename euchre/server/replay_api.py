@@ -201,11 +201,11 @@ def install_replay(app: FastAPI, *, page: Callable[[str], FileResponse],
             fut.add_done_callback(done)
         return await asyncio.shield(fut)
 
-    @app.get("/replay", include_in_schema=False)
+    @app.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
     async def viewer_upload_page() -> FileResponse:
         return page("viewer.html")
 
-    @app.get("/replay/{table_id}", include_in_schema=False)
+    @app.api_route("/replay/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def viewer_page(table_id: str) -> FileResponse:
         return page("viewer.html")
 

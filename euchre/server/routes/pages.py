@@ -12,31 +12,31 @@ from euchre.server.routes.common import hub_of, page
 router = APIRouter()
 
 
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index() -> FileResponse:
     return page("index.html")
 
 
-@router.get("/table/{table_id}", include_in_schema=False)
+@router.api_route("/table/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
 async def table_page(table_id: str) -> FileResponse:
     return page("table.html")
 
 
-@router.get("/games", include_in_schema=False)
+@router.api_route("/games", methods=["GET", "HEAD"], include_in_schema=False)
 async def games_page() -> FileResponse:
     return page("games.html")
 
 
-@router.get("/stats", include_in_schema=False)
+@router.api_route("/stats", methods=["GET", "HEAD"], include_in_schema=False)
 async def stats_page() -> FileResponse:
     return page("stats.html")
 
 
-@router.get("/learn", include_in_schema=False)
+@router.api_route("/learn", methods=["GET", "HEAD"], include_in_schema=False)
 async def learn_page() -> FileResponse:
     return page("learn.html")
 
 
-@router.get("/healthz", include_in_schema=False)
+@router.api_route("/healthz", methods=["GET", "HEAD"], include_in_schema=False)
 async def healthz(request: Request) -> dict[str, Any]:
     return {"ok": True, **hub_of(request).stats()}
