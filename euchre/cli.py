@@ -810,20 +810,28 @@ def _save_on_quit(game: Game, names: list[str], meta: dict[str, Any], path: Path
         if fresh and target is not None:
             target.unlink(missing_ok=True)
         console.print(f"[bold red]Could not save the game in {target or saves.saves_dir()}:[/] {e}", soft_wrap=True)
-        # Nothing is lost: the game goes to a file of its own in the system's temporary directory.
-        try:
-            target = saves.fallback_save(game, players=names, meta=meta)
-        except OSError as e2:
-            console.print(f"[bold red]Nor in the temporary directory:[/] {e2}. The game is lost.")
-            return 1
-        console.print(f"Game saved instead in {target}; [bold]{_resume_command(target)}[/] continues it.",
-                      soft_wrap=True)
+        kept = _save_elsewhere(game, names, meta, console)
+        if kept is not None:
+            console.print(f"Game saved instead in {kept}; [bold]{_resume_command(kept)}[/] continues it.",
+                          soft_wrap=True)
         return 1
     if note:
         console.print(note)
     label = f"as {target.stem} ({target})" if saves.in_saves(target) else f"in {target}"
     console.print(f"Game saved {label}; [bold]{_resume_command(target)}[/] continues it.", soft_wrap=True)
     return 0
+
+
+def _save_elsewhere(game: Game, names: list[str], meta: dict[str, Any], console: Any) -> Path | None:
+    """The data directory refused the game: nothing is lost, it goes to a file of its own in the
+    system's temporary directory (``None``, said, if that fails too)."""
+    from euchre import saves
+
+    try:
+        return saves.fallback_save(game, players=names, meta=meta)
+    except OSError as e:
+        console.print(f"[bold red]Nor in the temporary directory:[/] {e}. The game is lost.")
+        return None
 
 
 def _finish(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGame | None, path: Path | None,
@@ -837,11 +845,8 @@ def _finish(game: Game, names: list[str], meta: dict[str, Any], resumed: SavedGa
     except OSError as e:
         console.print(f"[bold red]Could not archive the finished game in {saves.archive_dir()}:[/] {e}",
                       soft_wrap=True)
-        try:
-            kept = saves.fallback_save(game, players=names, meta=meta)
-        except OSError as e2:
-            console.print(f"[bold red]Nor in the temporary directory:[/] {e2}.")
-        else:
+        kept = _save_elsewhere(game, names, meta, console)
+        if kept is not None:
             console.print(f"Its record is saved instead in {kept} (euchre replay {shlex.quote(str(kept))}).",
                           soft_wrap=True)
         return 1
@@ -1609,20 +1614,18 @@ def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
     try:
         if isinstance(rec, notation.MatchRecord):
             text = rec.dumps() if suffix == ".toml" else egn.dumps_match(rec)
+            what = f"{len(rec.games)} games"
         else:
             text = rec.dumps() if suffix == ".toml" else egn.dumps(rec)
+            what = f"{len(rec.hands)} hands"
     except RecordError as e:  # (a valid record that the other format has no words for)
         print(f"euchre: {args.input} cannot be written as {suffix}: {e}", file=sys.stderr)
         return 1
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
+        notation.write_whole(out, text)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         print(f"euchre: cannot write {out}: {e.strerror or e}", file=sys.stderr)
         return 1
-    what = f"{len(rec.games)} games" if isinstance(rec, notation.MatchRecord) else f"{len(rec.hands)} hands"
     print(f"wrote {out} ({what})")
     return 0
 

@@ -51,9 +51,8 @@ class Game:
         scores: Sequence[int] | None = None,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules (e.g. Rules.preset({rules!r}) for a preset), not "
-                             f"{type(rules).__name__} {rules!r}" if isinstance(rules, str) else
-                             f"rules must be a Rules, not {type(rules).__name__}")
+            preset = f" (e.g. Rules.preset({rules!r}) for a preset)" if isinstance(rules, str) else ""
+            raise RulesError(f"rules must be a Rules{preset}, not {type(rules).__name__}")
         self.rules = rules or Rules()
         self.seed = seed if seed is not None else secrets.randbelow(2**63)
         n = self.rules.players

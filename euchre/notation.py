@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from euchre.match import Match
 
 __all__ = ["GameRecord", "HandRecord", "MatchRecord", "load", "loads", "loads_any", "load_any", "is_match_text",
-           "save", "dumps", "FORMAT", "VERSION"]
+           "save", "write_whole", "dumps", "FORMAT", "VERSION"]
 
 FORMAT = "euchre-record"
 VERSION = 1
@@ -562,7 +562,17 @@ def save(game: Game | GameRecord | Match | MatchRecord, path: str | Path, **kw: 
     """Write a record atomically (a crash mid-write never leaves half a file)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(dumps(game, **kw), encoding="utf-8")
-    tmp.replace(p)
+    write_whole(p, dumps(game, **kw))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a file beside it, then renamed over it
+    (a crash or a full disk mid-write leaves the old file, never half a new one)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 

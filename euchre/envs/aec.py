@@ -205,10 +205,12 @@ class raw_env(AECEnv, EzPickle):  # AECEnv is Any to mypy: pettingzoo ships no t
 
     # --- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[self.possible_agents[self.seat_of(agent)]]
+        self.seat_of(agent)  # (an unknown agent is named, not a KeyError)
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[self.possible_agents[self.seat_of(agent)]]
+        self.seat_of(agent)
+        return self.action_spaces[agent]
 
     # --- the engine ------------------------------------------------------------------------------
     @property
