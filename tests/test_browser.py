@@ -449,7 +449,8 @@ def test_keyboard_plays_a_card(pages: Pages) -> None:
         page.keyboard.press("Enter")
         page.wait_for_function("(v) => window.euchreTable.version > v && !window.euchreTable.pending", arg=s["v"])
         s3 = peek(page)
-        assert s3 is not None and s["dom_hand"][idx] not in s3["hand"]
+        # (unless it was the hand's last card and the next hand dealt it again)
+        assert s3 is not None and (s["dom_hand"][idx] not in s3["hand"] or s3["hand_number"] != s["hand_number"]), s3
 
 
 def parse_points(text: str) -> float:
