@@ -38,7 +38,7 @@ __all__ = ["main", "build_parser", "rules_from_args", "data_dir", "rules_words",
 # --- rules from arguments --------------------------------------------------------------------
 def _add_rule_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("rules", "a preset and any switch of it (see `euchre rules`)")
-    g.add_argument("--rules", default="american", metavar="PRESET",
+    g.add_argument("--rules", default="american", metavar="PRESET", action=_Given,
                    help=f"rules preset or alias: {', '.join(PRESETS)} (default: american)")
     for f in dataclasses.fields(Rules):
         opt = _switch(f.name)
@@ -53,6 +53,16 @@ def _add_rule_options(p: argparse.ArgumentParser) -> None:
                            help=doc)
         else:
             g.add_argument(opt, dest=f"rule_{f.name}", type=_nonneg_int, default=None, metavar="N", help=doc)
+
+
+class _Given(argparse.Action):
+    """Stores the value and notes that it was given (``rules_given``), so that a command can tell
+    ``--rules american`` written out from the default."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
 
 
 class _Switch(argparse.BooleanOptionalAction):
@@ -1688,6 +1698,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from euchre.explain import how_to_play_sections, rules_sections
 
     switched = any(getattr(args, f"rule_{f.name}", None) is not None for f in dataclasses.fields(Rules))
+    if args.preset is None and getattr(args, "rules_given", False):
+        args.preset = args.rules  # `euchre rules --rules british` asks for british, as the preset would
     if args.how_to_play:
         _print_sections(how_to_play_sections())
         if args.preset is None and not switched:
@@ -1706,7 +1718,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {_switch(k):<32} {words:<{width}}  {_FIELD_DOCS.get(k, '')}")
         return 0
     if args.preset is not None:
-        if args.rules != "american" and Rules.resolve_preset(args.rules) != Rules.resolve_preset(args.preset):
+        given = getattr(args, "rules_given", False)
+        if given and Rules.resolve_preset(args.rules) != Rules.resolve_preset(args.preset):
             raise UsageError(f"--rules {args.rules} and the preset {args.preset} name two games; give one")
         args.rules = args.preset
     rules = rules_from_args(args)

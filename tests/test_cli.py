@@ -47,6 +47,14 @@ def test_rules_of_one_preset_by_alias(capsys: pytest.CaptureFixture[str]) -> Non
     assert lines["--duration"] == "none" and lines["--loner-lead"] == "the dealer's left"
 
 
+def test_rules_option_names_the_game_as_the_preset_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """`euchre rules --rules british` explains british (it listed the presets), and the same game
+    named twice is no contradiction."""
+    for argv in (["rules", "--rules", "british"], ["rules", "british", "--rules", "british"]):
+        assert main(argv) == 0
+        assert capsys.readouterr().out.startswith("british: ")
+
+
 def test_rule_switches_reach_the_rules() -> None:
     args = build_parser().parse_args(["simulate", "--rules", "british", "--stick-the-dealer", "--no-canadian-loner",
                                       "--loner-lead", "loner_left", "--deals", "4"])
@@ -67,6 +75,7 @@ def test_rule_switches_reach_the_rules() -> None:
         (["play", "--seat", "5"], "--seat"),
         (["frobnicate"], "invalid choice"),
         (["rules", "british", "--rules", "two-handed"], "--rules two-handed and the preset british name two games"),
+        (["rules", "british", "--rules", "american"], "--rules american and the preset british name two games"),
         (["replay", "--analyze", "x.toml"], "--analyze marks the decisions while stepping through a game"),
         (["replay", "--quiet", "--step", "x.toml"], "--quiet prints only the result, --step shows every action"),
     ],
