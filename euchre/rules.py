@@ -289,8 +289,9 @@ class Rules:
         self._validate_bid_euchre(bad)
 
     def _validate_napoleon(self, bad: Any) -> None:
-        """RULES-FAMILY.md 16, 18.1 and 18.9: Napoleon takes any ending, none of RULES.md's
-        switches, no house rule and no match; ``nap_half_loss`` only with it."""
+        """RULES-FAMILY.md 16, 18.1 and 18.9: Napoleon takes any ending (a match, as every game,
+        needs a target), none of RULES.md's switches and no house rule; ``nap_half_loss`` only
+        with it."""
         if self.nap_half_loss and not self.napoleon:
             raise bad("nap_half_loss", "needs napoleon=True (it is Napoleon's half loss of a failed Nap)")
         if not self.napoleon:
@@ -536,21 +537,21 @@ class Rules:
     def fixed_fields(self) -> frozenset[str]:
         """The fields a table of these rules offers no choice of, so a page of switches leaves
         them out (the server's start page): in a sister game, RULES.md's switches and house rules
-        it has none of, its players and deck, every ending but the target, and the match with its
-        laps and slam (not in this slice); in Euchre, the sister games' own fields (another game
-        is another preset, not a switch).
+        it has none of, its players and deck, and every ending but the target (Napoleon takes any);
+        in Euchre, the sister games' own fields (another game is another preset, not a switch).
+        A match, with its laps and slam, is open to every game with a target.
 
         >>> hp = Rules.preset("hasenpfeffer")
         >>> sorted(set(hp.to_dict()) - hp.fixed_fields())
-        ['defenders_score_tricks', 'target']
+        ['defenders_score_tricks', 'laps', 'match_games', 'match_wins', 'slam', 'target']
         """
         own = {"auction", "bid_euchre", "double_deck", "defenders_score_tricks", "napoleon", "nap_half_loss"}
         if self.sister_game is None:
             return frozenset(own)
         if self.napoleon:  # any ending and table size; the pack follows the size
-            return frozenset(_AUCTION_FIXED) | {"deck", "laps", "slam"} | (own - {"nap_half_loss"})
+            return frozenset(_AUCTION_FIXED) | {"deck"} | (own - {"nap_half_loss"})
         kept = {"defenders_score_tricks"} if self.auction else set()
-        return frozenset(_AUCTION_FIXED) | {"players", "deck", "duration", "deals", "laps", "slam"} | (own - kept)
+        return frozenset(_AUCTION_FIXED) | {"players", "deck", "duration", "deals"} | (own - kept)
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -675,10 +676,12 @@ _AUCTION_FIXED: dict[str, Any] = {
     "best_card_free": False, "ace_no_face": False, "farmers_hand": False, "make_points": 1,
     "march_points": 2, "loner_march_points": 4, "euchre_points": 2, "loner_euchre_points": 2,
     "lone_defender_euchre_points": 4, "super_euchre": False, "super_euchre_points": 4,
-    "dealer_may_discard_up_card": True, "tie_break": True, "match_games": None, "match_wins": None,
+    "dealer_may_discard_up_card": True, "tie_break": True,
 }
-"""The fields Hasenpfeffer leaves at their defaults (their rules do not exist in it, or, for a
-match and the tie break, not in this slice)."""
+"""The fields the sister games leave at their defaults: RULES.md's switches of sections 4 and 6
+and the house rules of section 12 do not exist in them, and a tie for first is never allowed to
+stand. A match (RULES-FAMILY.md 12.5: "the match fields serve any game with a target") is open to
+each of them."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "american": {},

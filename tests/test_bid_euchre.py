@@ -89,7 +89,7 @@ def test_the_preset() -> None:
     ({"deck": 25}, "deck"), ({"deck": 32}, "deck"), ({"players": 3}, "players"),
     ({"going_alone": True}, "going_alone"), ({"stick_the_dealer": True}, "stick_the_dealer"),
     ({"no_trump": True}, "no_trump"), ({"call_for_best": True}, "call_for_best"),
-    ({"super_euchre": True}, "super_euchre"), ({"match_games": 3}, "match_games"),
+    ({"super_euchre": True}, "super_euchre"), ({"laps": True}, "laps"),
     ({"auction": True}, "bid_euchre"), ({"defenders_score_tricks": True}, "defenders_score_tricks"),
     ({"target": None, "deals": 8}, "target"), ({"target": None, "duration": 30}, "target"),
 ])

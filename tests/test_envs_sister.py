@@ -400,3 +400,39 @@ def test_no_hidden_card_in_any_observation(config: dict[str, Any]) -> None:
         if not env.agents or all(env.terminations.values()):
             env.reset(seed=rng.randrange(10**6))
     assert checked >= 800
+
+
+# --- matches (RULES-FAMILY.md 12.5: "the match fields serve any game with a target") ------------------------
+MATCHES = [{"preset": "hasenpfeffer", "target": 4, "match_wins": 2, "slam": True},
+           {"preset": "bid-euchre", "target": 8, "match_games": 2, "laps": True},
+           {"preset": "napoleon", "players": 3, "target": 6, "match_wins": 2}]
+MATCH_IDS = ["hasenpfeffer", "bid-euchre", "napoleon"]
+
+
+@pytest.mark.parametrize("config", MATCHES, ids=MATCH_IDS)
+def test_sister_match_episodes(config: dict[str, Any]) -> None:
+    """A whole match per episode: PettingZoo's checks pass, the match standing is observed (each
+    side's game wins from the observing seat, the games finished) and the match reward is +1 to
+    the side that took it, shared as a loss by the others (zero-sum, as a game's reward)."""
+    rules = resolve_rules(config)
+    lay = layout(rules)
+    assert lay.size == expected_size(rules) + rules.sides + 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(euchre_v0.env(rules=config), num_cycles=1000)
+    for seed in (3, 4):
+        returns, env = play_episode(config, seed, reward="match")
+        match = env.match
+        assert match is not None and match.is_over and len(match.results) >= 1
+        for seat, agent in enumerate(env.possible_agents):
+            won = rules.side_of(seat) == match.winner
+            assert returns[agent] == pytest.approx(1.0 if won else -1.0 / (rules.sides - 1))
+        obs = env.observe(env.possible_agents[1])["observation"]
+        standing = obs[lay.field("match_wins").start:lay.field("match_wins").start + rules.sides].tolist()
+        assert standing[0] == match.wins[rules.side_of(1)] and sorted(standing) == sorted(match.wins)
+        assert obs[lay.field("match_games").start] == len(match.results)
+    # one game's rules have no match standing to encode
+    single = resolve_rules({k: v for k, v in config.items() if k not in ("match_wins", "match_games", "slam", "laps")})
+    view = Game(single, seed=1).view(0)
+    with pytest.raises(ValueError, match="play no match"):
+        encode(view, match_wins=[1, 0, 0][:single.sides])

@@ -84,7 +84,7 @@ def test_the_preset() -> None:
     ({"super_euchre": True}, "super_euchre"), ({"dealer_may_discard_up_card": False}, "dealer_may_discard_up_card"),
     ({"loner_march_points": 5}, "loner_march_points"), ({"make_points": 2}, "make_points"),
     ({"ace_no_face": True}, "ace_no_face"), ({"farmers_hand": True}, "farmers_hand"),
-    ({"tie_break": False}, "tie_break"), ({"match_games": 3}, "match_games"),
+    ({"tie_break": False}, "tie_break"), ({"slam": True}, "slam"),
     ({"deck": 24}, "deck"), ({"players": 3}, "players"), ({"duration": 30}, "target"), ({"deals": 8}, "target"),
 ])
 def test_refused_combinations_name_the_field(change: dict[str, object], field: str) -> None:

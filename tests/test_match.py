@@ -79,6 +79,53 @@ def test_every_match_follows_section_12_5(seed: int, games: int, slam: bool, lap
         assert before[0] == before[1]
 
 
+SISTER_MATCHES = [("hasenpfeffer", {"target": 4}), ("bid-euchre", {"target": 8}),
+                  ("bid-euchre-double", {"target": 12}), ("napoleon", {"target": 6, "players": 3}),
+                  ("napoleon", {"target": 10, "players": 5})]
+
+
+@settings(max_examples=20, deadline=None)
+@given(which=st.sampled_from(SISTER_MATCHES), seed=st.integers(0, 10**6), to_wins=st.booleans(),
+       slam=st.booleans(), laps=st.booleans())
+def test_sister_games_play_matches(which: tuple[str, dict[str, int]], seed: int, to_wins: bool, slam: bool,
+                                   laps: bool) -> None:
+    """RULES-FAMILY.md 12.5: "the match fields serve any game with a target", the sister games
+    included (each side a seat in Napoleon; the back door and negative scores make slams):
+    game wins, slams, laps and the deal passing on as in Euchre, and the record round trips."""
+    preset, fields = which
+    match = {"match_wins": 2} if to_wins else {"match_games": 2}
+    rules = Rules.preset(preset, **fields, slam=slam, laps=laps, **match)
+    m = _play(Match(rules, seed=seed), seed)
+    target = rules.target
+    assert target is not None and m.winner is not None
+    wins = [0] * rules.sides
+    for i, g in enumerate(m.games):
+        w = g.winner
+        assert g.is_over and w is not None
+        wins[w] += 2 if slam and all(p <= 0 for side, p in enumerate(g.scores) if side != w) else 1
+        if i + 1 < len(m.games):
+            nxt = m.games[i + 1]
+            assert nxt.hands[0].dealer == (g.hands[-1].dealer + 1) % rules.players
+            start = [0] * rules.sides
+            if laps:
+                start[w] = max(0, min(target - 1, g.scores[w] - target))
+            assert list(nxt.initial_scores) == start
+    assert wins == m.wins
+    if to_wins:
+        assert m.wins[m.winner] >= 2 and sorted(m.wins)[-2] < 2
+    else:
+        assert len(m.games) >= 2 and m.wins[m.winner] > sorted(m.wins)[-2]
+    again = notation.loads_any(notation.dumps(m)).replay()  # type: ignore[union-attr]
+    assert again.wins == m.wins and again.winner == m.winner and again.results == m.results
+
+
+def test_a_napoleon_match_needs_a_target() -> None:
+    """Napoleon's preset ends after a number of deals; its match needs a target ending set."""
+    with pytest.raises(RulesError, match="needs games played to a target"):
+        Rules.preset("napoleon", match_wins=2)
+    assert Rules.preset("napoleon", target=20, match_wins=2).is_match
+
+
 def test_a_slam_counts_two() -> None:
     # target 1: a game ends at its first scoring hand, so the losers always have 0: every win a slam
     m = _play(Match(Rules(match_wins=2, target=1, slam=True), seed=4))

@@ -78,7 +78,8 @@ def test_the_pack_and_the_deals_follow_the_table(players: int, deck: int) -> Non
 @pytest.mark.parametrize(("change", "field"), [
     ({"players": 2}, "players"), ({"players": 8}, "players"), ({"deck": 32}, "deck"), ({"deck": 52}, "deck"),
     ({"going_alone": True}, "going_alone"), ({"stick_the_dealer": True}, "stick_the_dealer"),
-    ({"no_trump": True}, "no_trump"), ({"super_euchre": True}, "super_euchre"), ({"match_wins": 2}, "match_wins"),
+    ({"no_trump": True}, "no_trump"), ({"super_euchre": True}, "super_euchre"),
+    ({"match_wins": 2}, "match_games/match_wins"),
     ({"auction": True}, "napoleon"), ({"bid_euchre": True}, "napoleon"), ({"tie_break": False}, "tie_break"),
     ({"defenders_score_tricks": True}, "defenders_score_tricks"),
 ])

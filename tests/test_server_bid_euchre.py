@@ -84,7 +84,7 @@ def test_options_offer_bid_euchre(tmp_path: Path) -> None:
         presets = {p["name"]: p for p in srv.http.get("/api/options").json()["presets"]}
         be = presets[PRESET]
         assert be["rules"]["bid_euchre"] is True and be["served"] is True and be["title"] == "Bid Euchre"
-        assert sorted(set(be["rules"]) - set(be["fixed"])) == ["target"]
+        assert sorted(set(be["rules"]) - set(be["fixed"])) == ["laps", "match_games", "match_wins", "slam", "target"]
         assert presets["hasenpfeffer"]["served"] and presets["american"]["served"]
         assert srv.post_table(mode="bots", preset=PRESET, rules={"target": 50}).status_code == 201
         r = srv.post_table(mode="bots", preset=PRESET, rules={"stick_the_dealer": True})

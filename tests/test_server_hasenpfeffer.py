@@ -74,7 +74,8 @@ def test_options_offer_hasenpfeffer_with_its_switches(tmp_path: Path) -> None:
         presets = {p["name"]: p for p in srv.http.get("/api/options").json()["presets"]}
         hp = presets[PRESET]
         assert hp["rules"]["auction"] is True and "Joker" in hp["description"]
-        assert sorted(set(hp["rules"]) - set(hp["fixed"])) == ["defenders_score_tricks", "target"]
+        assert sorted(set(hp["rules"]) - set(hp["fixed"])) == ["defenders_score_tricks", "laps", "match_games",
+                                                                 "match_wins", "slam", "target"]
         assert {"auction", "defenders_score_tricks"} <= set(presets["american"]["fixed"])
         assert "stick_the_dealer" not in presets["american"]["fixed"]
         # the switch is taken; a rule Hasenpfeffer has none of is refused in words

@@ -179,3 +179,27 @@ def test_a_finished_match_replays_game_by_game_and_exports_as_emn(tmp_path: Path
         text = srv.http.get(f"/api/tables/{fixed['id']}/record").text
         up = srv.http.post("/api/replay?game=2", json={"record": text})
         assert up.status_code == 200 and up.json()["match"]["shown"] == 2
+
+
+@pytest.mark.parametrize(("preset", "rules"), [("hasenpfeffer", {"match_wins": 2, "target": 4, "slam": True}),
+                                               ("napoleon", {"match_games": 2, "target": 6, "players": 3})],
+                         ids=["hasenpfeffer", "napoleon"])
+def test_a_sister_game_plays_a_match(preset: str, rules: dict[str, Any], tmp_path: Path) -> None:
+    """RULES-FAMILY.md 12.5 ("the match fields serve any game with a target"): a table of a sister
+    game plays its match to the end, and the record it keeps replays to the same match."""
+    with live("sqlite", tmp_path) as srv:
+        d = srv.create(mode="bots", name="Solo", preset=preset, rules=rules, level="medium")
+
+        async def scenario() -> list[dict[str, Any]]:
+            c = await join(srv, d["id"], d["token"])
+            assert c.state is not None and c.state["match"]["game"] == 1
+            return await _play_match(c, random.Random(3))
+
+        final = run(scenario(), timeout=150)[-1]["match"]
+        assert final["winner"] is not None and len(final["games"]) >= 1
+        rec = notation.loads_any(srv.http.get(f"/api/tables/{d['id']}/record").text)
+        assert isinstance(rec, notation.MatchRecord) and rec.rules.sister_game is not None
+        assert rec.replay().wins == final["wins"]
+        row, _ = _replayed_match(srv, d["id"])
+        table = LiveTable(row, None)  # type: ignore[arg-type]  # replaying needs no hub
+        assert table.status == "over" and table.match is not None and table.match.to_dict() == final

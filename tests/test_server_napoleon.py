@@ -201,7 +201,8 @@ def test_options_offer_napoleon_with_its_switches(tmp_path: Path) -> None:
         presets = {p["name"]: p for p in srv.http.get("/api/options").json()["presets"]}
         nap = presets[PRESET]
         assert nap["served"] is True and nap["rules"]["napoleon"] is True and nap["title"] == "Napoleon"
-        assert sorted(set(nap["rules"]) - set(nap["fixed"])) == ["deals", "duration", "nap_half_loss", "players",
+        assert sorted(set(nap["rules"]) - set(nap["fixed"])) == ["deals", "duration", "laps", "match_games",
+                                                                  "match_wins", "nap_half_loss", "players", "slam",
                                                                   "target"]
         for n in (3, 7):
             assert srv.post_table(mode="bots", preset=PRESET, rules={"players": n}).status_code == 201

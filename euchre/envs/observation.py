@@ -275,6 +275,8 @@ def _sister_layout(rules: Rules) -> Layout:
     if rules.bid_euchre:
         spec += [("gift_giver", (n,), 0.0, 1.0), ("gift_receiver", (n,), 0.0, 1.0),
                  ("gift_card", (c,), 0.0, 1.0), ("gift_discard", (c,), 0.0, 1.0)]
+    if rules.is_match:  # the match's standing, as Euchre's layout has it (only under match rules)
+        spec += [("match_wins", (sides,), 0.0, COUNT_HIGH), ("match_games", (1,), 0.0, COUNT_HIGH)]
     fields, low, high = _fields(spec)
     return Layout(fields, fields[-1].start + fields[-1].length, low, high, NUM_ACTIONS, cards, codes)
 
@@ -372,9 +374,10 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
         raise ValueError("an observation is a seat's: encode the view of a seat, not a spectator's")
     rules = view.rules
     if rules.sister_game is not None:
-        if match_wins is not None or match_games:
-            raise ValueError(f"{rules.sister_game} plays no match: there is no match standing to encode")
-        return _encode_sister(view, me)
+        if (match_wins is not None or match_games) and not rules.is_match:
+            raise ValueError(f"these rules of {rules.sister_game} play no match: there is no match standing "
+                             "to encode (set match_games or match_wins)")
+        return _encode_sister(view, me, match_wins, match_games)
     n = rules.players
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     at = _START
@@ -465,10 +468,12 @@ def encode(view: PlayerView, *, match_wins: Sequence[int] | None = None, match_g
 
 
 
-def _encode_sister(view: PlayerView, me: int) -> np.ndarray:
+def _encode_sister(view: PlayerView, me: int, match_wins: Sequence[int] | None = None,
+                   match_games: int = 0) -> np.ndarray:
     """The observation of a sister game's view, in its own layout (:func:`layout`): the same
     conventions as Euchre's (seats and sides from the observing seat), cards by their slot in the
-    game's pack, a double deck's copies counted in their card's slot."""
+    game's pack, a double deck's copies counted in their card's slot; under match rules, the
+    match's standing last."""
     rules = view.rules
     lay = layout(rules)
     n = rules.players
@@ -552,4 +557,8 @@ def _encode_sister(view: PlayerView, me: int) -> np.ndarray:
                 card_at("gift_card", card_given)
             if buried is not None:
                 card_at("gift_discard", buried)
+    if rules.is_match:
+        for side, wins in enumerate(match_wins or ()):
+            obs[at["match_wins"] + side_slot[side]] = min(wins, COUNT_HIGH)
+        obs[at["match_games"]] = min(match_games, COUNT_HIGH)
     return obs
