@@ -434,8 +434,9 @@ def test_undo_puts_the_card_back(pages: Pages) -> None:
     assert page.locator("#undo-button").is_hidden() or hook(page, "state")["d"]["undo"]
     card = next(a for a in s["actions"] if a.startswith("play "))
     after = act(page, card)
-    page.wait_for_function("() => window.euchreTable.state.d.undo === true")
-    page.wait_for_selector("#undo-button:not(.hidden)")
+    # (5 s alone; over 15 s once, on two cores shared with other test runs and a browser review)
+    page.wait_for_function("() => window.euchreTable.state.d.undo === true", timeout=60_000)
+    page.wait_for_selector("#undo-button:not(.hidden)", timeout=60_000)
     pages.shot(page, "offered")
     v = hook(page, "version")
     page.click("#undo-button")

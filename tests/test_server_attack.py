@@ -324,6 +324,76 @@ def test_a_damaged_table_is_set_aside_and_the_others_go_on(payload: str, tmp_pat
         run(scenario())
 
 
+ROW_DAMAGE = {
+    "seat renumbered": "UPDATE seats SET seat = 9 WHERE table_id = :t AND seat = 3",
+    "seat deleted": "DELETE FROM seats WHERE table_id = :t AND seat = 0",
+    "seat of no kind": "UPDATE seats SET kind = 'robot' WHERE table_id = :t AND seat = 1",
+    "unknown level": "UPDATE tables SET level = 'nosuch' WHERE id = :t",
+    "unknown status": "UPDATE tables SET status = 'paused' WHERE id = :t",
+    "seed out of range": "UPDATE tables SET seed = 9e999 WHERE id = :t",
+    "bad date": "UPDATE tables SET created_at = '2024-13-45 99:00:00' WHERE id = :t",
+    "finished, events missing": "UPDATE tables SET status = 'over' WHERE id = :t",
+}
+
+
+@pytest.mark.parametrize("lazily", [False, True], ids=["at-start", "when-asked"])
+@pytest.mark.parametrize("damage", list(ROW_DAMAGE), ids=list(ROW_DAMAGE))
+def test_a_damaged_row_of_any_kind_is_set_aside(damage: str, lazily: bool, tmp_path: Path) -> None:
+    """A table whose rows this server could not have written (seats not numbered 0 to 3, an
+    unknown seat kind, level or status, a seed that is no integer, a date that does not read, a
+    finished table whose last events are gone) is set aside as damaged, whether it is replayed at
+    the start or when someone asks for it; the server starts, and the other table plays on."""
+    url = fresh_database("sqlite", tmp_path)
+    with serve(url) as srv:
+        bad = srv.create(mode="bots", name="Host")
+        good = srv.create(mode="bots", name="Host")
+    store = Store(url, migrate=False)
+    with store.engine.begin() as conn:
+        conn.execute(text(ROW_DAMAGE[damage]), {"t": bad["id"]})
+        if lazily:  # long idle: not replayed at the start, only when its link is opened
+            conn.execute(text("UPDATE events SET at = 0 WHERE table_id = :t"), {"t": bad["id"]})
+            conn.execute(text("UPDATE tables SET created_at = '2001-01-01 00:00:00' WHERE id = :t AND "
+                              "created_at NOT LIKE '2024-13%'"), {"t": bad["id"]})
+    store.close()
+    with serve(url, idle_unload=600) as srv:
+        for _ in range(2):  # asked twice: still damaged, never half-loaded and served
+            r = srv.http.get(f"/api/tables/{bad['id']}")
+            assert r.status_code == 500 and r.json()["error"] == "damaged", r.text
+        health = srv.health()
+        assert health["damaged"] == 1, health
+        assert srv.info(good["id"])["status"] == "playing"
+        assert srv.http.get("/api/games").status_code == 200 and srv.http.get("/api/stats").status_code == 200
+
+        async def scenario() -> None:
+            c = await Client.connect(srv.ws(good["id"]), good["token"])
+            await c.until("state")
+
+        run(scenario())
+
+
+def test_a_finished_game_with_a_bad_date_still_lists(tmp_path: Path) -> None:
+    """SQLite keeps dates as text: a finished game whose date does not read lists without it,
+    instead of failing /api/games for every game."""
+    url = fresh_database("sqlite", tmp_path)
+    with serve(url) as srv:
+        d = srv.create(mode="friends", name="Host")
+        assert srv.start(d["id"], d["token"]).status_code == 200
+
+        async def finish() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            await play_until_over(host, random.Random(3))
+
+        run(finish(), timeout=120)
+        store = Store(url, migrate=False)
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE tables SET finished_at = '2024-02-31 10:00:00' WHERE id = :t"), {"t": d["id"]})
+        store.close()
+        r = srv.http.get("/api/games")
+        assert r.status_code == 200, r.text
+        listed = next(g for g in r.json()["games"] if g["id"] == d["id"])
+        assert listed["finished_at"] is None and listed["players"]
+
+
 # 7. Nested JSON.
 def test_deeply_nested_frames_and_bodies_are_malformed(tmp_path: Path) -> None:
     with live("sqlite", tmp_path) as srv:

@@ -345,8 +345,27 @@ class LiveTable:
         """Dropped from the hub (idle or abandoned): nobody may join or start this object any more."""
         self.touched = time.monotonic()
         """When something last happened here (an event, a connection coming or going)."""
+        self._check_row(row)
         for ev in row.events:
             self._apply(ev)
+        if row.status == "over" and self.status != "over":
+            raise ValueError(f"the table is stored as over, but its {len(row.events)} events end with the game "
+                             "unfinished: events are missing")
+
+    def _check_row(self, row: TableRow) -> None:
+        """Refuse (``ValueError``, and the hub sets the table aside as damaged) a stored table whose
+        rows could not have been written by this server: everything after indexes seats by number,
+        makes bots by level and waits on statuses."""
+        numbers = [s.seat for s in self.seats]
+        if numbers != list(range(self.rules.players)):
+            raise ValueError(f"its seats are numbered {numbers[:10]}, not 0 to {self.rules.players - 1}")
+        for s in self.seats:
+            if s.kind not in ("human", "bot", "open"):
+                raise ValueError(f"seat {s.seat} is of an unknown kind {str(s.kind)[:40]!r}")
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown level {str(self.level)[:40]!r}")
+        if row.status not in ("waiting", "playing", "over", "abandoned"):
+            raise ValueError(f"unknown status {str(row.status)[:40]!r}")
 
     # --- the event log -------------------------------------------------------------------------
     def _clock(self) -> float:
@@ -1170,7 +1189,8 @@ class Hub:
             if table is not None:
                 self.tables[row.id] = table
         for table in list(self.tables.values()):
-            self._resume(table)
+            if not self._resumed(table):
+                del self.tables[table.id]
         if rows:
             log.info("resumed %d tables", len(self.tables))
         if self.config.sweep_interval > 0 and (self.config.idle_unload > 0 or self.config.waiting_expiry > 0):
@@ -1191,6 +1211,17 @@ class Hub:
             log.error("table %s is damaged and set aside: %s", table_id, _describe(e),
                       extra={"ctx": {"event": "damaged table", "table": table_id, "error": type(e).__name__}})
         self.broken[table_id] = _describe(e)
+
+    def _resumed(self, table: LiveTable) -> bool:
+        """:meth:`_resume` the replayed table; whether it could be (else it is closed and set
+        aside as damaged, and the other tables go on)."""
+        try:
+            self._resume(table)
+        except Exception as e:  # noqa: BLE001 - a corrupt table must not stop the others
+            table.close()
+            self._damaged(table.id, e)
+            return False
+        return True
 
     def _resume(self, table: LiveTable) -> None:
         """What a replayed table does by itself: stand-in timers for absent people, and the
@@ -1356,10 +1387,9 @@ class Hub:
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
             table = self._replay(row)
-            if table is None:
+            if table is None or not self._resumed(table):
                 return await self.get(table_id)
             self.tables[table_id] = table
-            self._resume(table)
             await self._make_room(table)
         return table
 

@@ -53,6 +53,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 __all__ = ["Store", "DamagedTable", "TableRow", "SeatRow", "EventRow", "token_hash", "player_key", "metadata",
            "sqlite_url"]
@@ -410,7 +411,9 @@ class Store:
         try:
             r = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             return None if r is None else self._table(conn, r, with_events=with_events)
-        except (ValueError, TypeError, KeyError) as e:  # json.JSONDecodeError is a ValueError
+        except SQLAlchemyError:
+            raise  # the database itself failing (down, locked, refusing): not this table's rows
+        except Exception as e:  # noqa: BLE001 - any value that does not decode (a bad date, inf, bad JSON...)
             raise DamagedTable(table_id, e) from e
 
     def _table(self, conn: Connection, r: Any, *, with_events: bool = True) -> TableRow:
@@ -454,7 +457,7 @@ class Store:
         # decoded row by row: one damaged row shows without its scores instead of failing the page.
         c = tables.c
         with self.reader.connect() as conn:
-            q = (select(c.id, c.preset, c.created_at, c.finished_at, cast(c.scores, Text).label("scores"),
+            q = (select(c.id, c.preset, cast(c.scores, Text).label("scores"),
                         cast(c.winners, Text).label("winners"), cast(c.rules, Text).label("rules"))
                  .where(c.status == "over").order_by(c.finished_at.desc()).limit(limit).offset(offset))
             rows = list(conn.execute(q).mappings())
@@ -462,10 +465,22 @@ class Store:
             for r in rows:
                 names = [s["name"] for s in conn.execute(
                     select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)).mappings()]
+                created, finished = self._dates(conn, r["id"])
                 out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": _ints(r["scores"]),
-                            "winners": _ints(r["winners"]), "created_at": _iso(r["created_at"]),
-                            "finished_at": _iso(r["finished_at"]), "egn": _egn_ok(r["rules"])})
+                            "winners": _ints(r["winners"]), "created_at": created, "finished_at": finished,
+                            "egn": _egn_ok(r["rules"])})
         return out
+
+    @staticmethod
+    def _dates(conn: Connection, table_id: str) -> tuple[str | None, str | None]:
+        """A listed table's two dates, each ``None`` if it does not read (a damaged row still lists)."""
+        try:
+            r = conn.execute(select(tables.c.created_at, tables.c.finished_at).where(tables.c.id == table_id)).first()
+            return (None, None) if r is None else (_iso(r[0]), _iso(r[1]))
+        except SQLAlchemyError:
+            raise
+        except Exception:  # noqa: BLE001 - a date that does not read (SQLite keeps dates as text)
+            return None, None
 
     def stats(self) -> list[dict[str, Any]]:
         """Per player (humans and bots alike): totals over finished games.
