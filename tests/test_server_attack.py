@@ -30,7 +30,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from euchre.server import core, guard
-from euchre.server.db import Store, _InsertEvent
+from euchre.server.db import DatabaseInUse, Store, _InsertEvent
 
 
 def run(coro: Awaitable[Any], timeout: float = 60.0) -> Any:
@@ -369,6 +369,29 @@ def test_a_damaged_row_of_any_kind_is_set_aside(damage: str, lazily: bool, tmp_p
             await c.until("state")
 
         run(scenario())
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_one_server_a_database(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second server on a database another one serves would replay its tables once and then
+    have every action refused (the first one numbers the events): it is refused at the start,
+    and the database is free again once the first one stops."""
+    from euchre.server.run import serve as run_serve
+
+    url = fresh_database(db, tmp_path)
+    with serve(url) as srv:
+        d = srv.create(mode="bots", name="Host")
+        second = Store(url, migrate=False)
+        with pytest.raises(DatabaseInUse, match="another euchre server is using"):
+            second.hold()
+        second.close()
+        assert run_serve(database_url=url, port=0, warm_up=False) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("euchre: error: another euchre server is using") and err.count("\n") == 1, err
+        assert srv.info(d["id"])["status"] == "playing"  # the first one is untouched
+    again = Store(url, migrate=False)
+    again.hold()  # free once the first one stopped
+    again.close()
 
 
 def test_a_finished_game_with_a_bad_date_still_lists(tmp_path: Path) -> None:

@@ -575,13 +575,15 @@ def test_asking_for_every_stored_table_keeps_memory_within_the_limit(tmp_path: P
     """Any stored table can be asked for (its rules, its page), and each is replayed into memory:
     past ``max_tables`` the least recently used idle ones are put away again, so walking the list
     of games cannot hold them all (it took 18 tables in memory to 40 over a server's limit)."""
-    with serve(fresh_database("sqlite", tmp_path), max_tables=3, idle_unload=0.2, sweep_interval=0.05) as srv:
+    url = fresh_database("sqlite", tmp_path)
+    with serve(url, max_tables=3, idle_unload=0.2, sweep_interval=0.05) as srv:
         ids = []
         for _ in range(2):
             ids += [srv.create(mode="friends", name="Host")["id"] for _ in range(3)]
             run(wait_for(lambda: srv.health()["tables"] == 0, 10, "the idle tables to be put away"))
-        with serve(srv.url, max_tables=3, idle_unload=0.01, sweep_interval=0) as again:  # (none loaded at start)
-            for table_id in ids:
-                assert again.http.get(f"/api/tables/{table_id}/rules").status_code == 200
-                assert again.health()["tables"] <= 3
-            assert again.http.get(f"/api/tables/{ids[0]}").status_code == 200  # put away, and back when asked for
+    # the next server on the database (one at a time): none of its tables loaded at the start
+    with serve(url, max_tables=3, idle_unload=0.01, sweep_interval=0) as again:
+        for table_id in ids:
+            assert again.http.get(f"/api/tables/{table_id}/rules").status_code == 200
+            assert again.health()["tables"] <= 3
+        assert again.http.get(f"/api/tables/{ids[0]}").status_code == 200  # put away, and back when asked for

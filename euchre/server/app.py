@@ -47,6 +47,11 @@ def create_app(database_url: str, *, config: ServerConfig | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, database_url)
+        try:
+            store.hold()  # one server a database: a second would serve stale tables
+        except BaseException:
+            store.close()
+            raise
         hub = Hub(store, config)
         await hub.start()
         app.state.hub = hub

@@ -50,6 +50,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -160,6 +161,14 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+_ADVISORY_KEY = 0x6575636872650001
+"""The PostgreSQL advisory lock a server holds on its database ("euchre" and 1, in 64 bits)."""
+
+
+class DatabaseInUse(Exception):
+    """Another server already serves this database (:meth:`Store.hold`)."""
+
+
 class DamagedTable(Exception):
     """A table's stored rows cannot be decoded (a corrupt row): it is set aside, the others are
     not affected."""
@@ -260,6 +269,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": self.busy_timeout}
         else:
             kwargs["pool_pre_ping"] = True
+        self._held: Any = None
+        """What :meth:`hold` holds: the lock file, or the connection holding the advisory lock."""
         self.engine: Engine = create_engine(self.url, json_serializer=_dumps, **kwargs)
         """Writes (and migrations)."""
         self.reader: Engine = self.engine
@@ -282,7 +293,48 @@ class Store:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
+    def hold(self) -> None:
+        """Claim this database for this process until :meth:`close`, or raise
+        :class:`DatabaseInUse`: a server keeps its tables in memory and numbers their events
+        itself, so a second server on the same database would serve stale tables and have every
+        action refused. SQLite: a lock on the file ``<database>.lock`` beside it (the system frees
+        it when the process ends, even by a kill); PostgreSQL: a session advisory lock, held on
+        a connection of its own. An in-memory SQLite database is never shared."""
+        if self._held is not None:
+            return
+        if self.is_sqlite:
+            database = self.url.database
+            if not database or database == ":memory:" or database.startswith("file:"):
+                return
+            import fcntl
+
+            path = Path(database).with_name(Path(database).name + ".lock")
+            f = open(path, "a+")  # noqa: SIM115 - held open until close()
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                raise DatabaseInUse(f"another euchre server is using {database} (its lock {path} is held); "
+                                    "stop it first, or give this one another --database-url") from None
+            self._held = f
+            return
+        conn = self.engine.connect()
+        try:
+            got = conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": _ADVISORY_KEY}).scalar()
+            conn.commit()
+        except BaseException:
+            conn.close()
+            raise
+        if not got:
+            conn.close()
+            raise DatabaseInUse("another euchre server is using this database (it holds the server's advisory "
+                                "lock); stop it first, or give this one another --database-url")
+        self._held = conn
+
     def close(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            held.close()  # (a connection returned to the pool ends its session's lock on dispose)
         self.engine.dispose()
         self.reader.dispose()
 

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from euchre.paths import data_dir
 from euchre.server.app import create_app
 from euchre.server.core import ServerConfig
-from euchre.server.db import Store, sqlite_url
+from euchre.server.db import DatabaseInUse, Store, sqlite_url
 from euchre.server.guard import CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT, TimedHttp, TimedWebSockets
 from euchre.server.messages import MAX_FRAME
 
@@ -59,7 +59,16 @@ def serve(*, host: str = "127.0.0.1", port: int | None = None, database_url: str
     expert bid or hint at a table does not wait for numba."""
     url = database_url or default_database_url()
     try:
-        Store(url).close()  # opens, migrates and closes: a bad URL or an unreachable server is said here
+        # Opens, migrates and closes: a bad URL, an unreachable server or a database another
+        # server already serves is said here, in one line (the app claims it again as it starts).
+        store = Store(url)
+        try:
+            store.hold()
+        finally:
+            store.close()
+    except DatabaseInUse as e:
+        print(f"euchre: error: {e}", file=sys.stderr)
+        return 1
     except (SQLAlchemyError, ValueError, OSError) as e:
         print(f"euchre: error: cannot open the database {_safe(url)}: {_first_line(e)}", file=sys.stderr)
         return 1
