@@ -58,6 +58,9 @@ class Faults:
         self.reads = False
         """Every read fails too (the database server is gone)."""
         self.refused: list[set[str]] = []
+        self.lost: set[str] = set()
+        """Kinds of write committed, then reported as failed, once each (a connection lost during
+        COMMIT): the database holds them, the server is told they failed."""
 
     def check(self, ops: list[Any]) -> None:
         kinds = set().union(*(op_kinds(op) for op in ops)) if ops else set()
@@ -79,6 +82,10 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
         ops = list(ops)
         f.check(ops)
         real_run(self, ops)
+        lost = f.lost & set().union(*(op_kinds(op) for op in ops)) if ops else set()
+        if lost:
+            f.lost -= lost
+            raise OperationalError("COMMIT", None, Exception("connection lost during COMMIT (injected, after it)"))
 
     def failing_read(name: str) -> Any:
         real = getattr(Store, name)
@@ -90,7 +97,7 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
         return read
 
     monkeypatch.setattr(Store, "run", run_)
-    for name in ("load_table", "games", "stats", "record", "recent_chat", "chat_count"):
+    for name in ("load_table", "games", "stats", "record", "recent_chat", "chat_count", "last_seq"):
         monkeypatch.setattr(Store, name, failing_read(name))
     return f
 
@@ -209,6 +216,51 @@ def test_a_refused_start_leaves_the_table_waiting(db: str, tmp_path: Path, fault
         faults.heal()
         assert srv.start(table_id, tokens[0]).status_code == 200
         assert [s["kind"] for s in srv.info(table_id)["seats"]] == ["human", "bot", "bot", "bot"]
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
+def test_a_commit_made_but_reported_failed_is_found_and_the_table_reloaded(db: str, tmp_path: Path,
+                                                                           faults: Faults) -> None:
+    """The database took an action but the server heard a failure (a connection lost during
+    COMMIT), and refused it. The table is not wedged: the next change finds the stored version
+    ahead, the table is reloaded from the database (its clients told, then closed), the client
+    resending the action with the same id gets its acknowledgement, and play goes on, memory and
+    database agreeing."""
+    with live(db, tmp_path, away_timeout=0) as srv:
+        d = srv.create(mode="bots", name="Host")
+
+        async def scenario() -> None:
+            c = await hello(srv, d["id"], d["token"])
+            while not (c.state and c.state["view"] and c.state["view"]["legal"] and c.v == srv.version(d["id"])):
+                await c.recv(10)
+            v = c.v
+            legal = c.state["view"]["legal"]
+            faults.lost = {"event:action"}
+            await c.send({"t": "act", "id": "X1", "action": legal[0], "v": v})
+            f = await c.until("err")
+            assert f["code"] == "unavailable" and f["id"] == "X1"
+            assert not faults.lost  # the commit was made
+            store = srv.store()
+            assert store.last_seq(d["id"]) == v + 1
+            store.close()
+            # found at once (nobody needs to act): the table is reloaded, and this socket closed
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await c.recv(10)
+            assert srv.version(d["id"]) >= v + 1
+            # the client's resend after the reconnect: acknowledged, as the one stored action
+            c2 = await hello(srv, d["id"], d["token"])
+            await c2.send({"t": "act", "id": "X1", "action": legal[0], "v": v})
+            ack = await c2.until("ack")
+            assert ack["id"] == "X1" and ack["v"] == v + 1
+            await play_until_over(c2, random.Random(4), timeout=90)
+
+        run(scenario(), timeout=150)
+        store = srv.store()
+        row = store.load_table(d["id"])
+        store.close()
+        assert row.status == "over" and len(row.events) == srv.version(d["id"])
+        assert sum(1 for e in row.events if e.client_id == "X1") == 1
 
 
 @pytest.mark.parametrize("db", ["sqlite"])

@@ -345,6 +345,11 @@ class LiveTable:
         """Dropped from the hub (idle or abandoned): nobody may join or start this object any more."""
         self.touched = time.monotonic()
         """When something last happened here (an event, a connection coming or going)."""
+        self._check_task: asyncio.Task[None] | None = None
+        self.suspect = False
+        """A commit of an event here failed. The database may hold it all the same (a connection
+        lost during COMMIT reports a failure for a commit that was made), so the next change
+        first compares the stored version with this one (:meth:`_reconcile`)."""
         self._check_row(row)
         for ev in row.events:
             self._apply(ev)
@@ -434,11 +439,56 @@ class LiveTable:
     async def _commit_event(self, kind: str, seat: int | None, payload: dict[str, Any],
                             client_id: str | None = None, extra: Sequence[Op] = ()) -> EventRow:
         """Commit one event, then apply it. Called with the lock held."""
+        await self._reconcile()
         ev = EventRow(self.version + 1, kind, seat, client_id, payload, time.time())
         if not await self.hub.durable([Store.op_event(self.id, ev), *extra]):
+            self._suspect()
             raise Refusal("unavailable", "the database did not take the change; try again")
         self._apply(ev)
         return ev
+
+    def _suspect(self) -> None:
+        """A commit here failed: check the stored version as soon as the lock is free (and again
+        before the next change, until a check succeeds), so a commit that was made after all is
+        found without waiting for anyone to act."""
+        self.suspect = True
+        if self._check_task is None or self._check_task.done():
+            self._check_task = asyncio.get_running_loop().create_task(self._check_soon())
+
+    async def _check_soon(self) -> None:
+        async with self.lock:
+            if self.unloaded:
+                return
+            try:
+                await self._reconcile()
+            except Refusal:
+                pass  # reloaded, or the database still failing (said once): the next change checks again
+
+    async def _reconcile(self) -> None:
+        """Before a change, after a commit here failed (:attr:`suspect`): the database is the
+        truth. If it holds the version this table holds, go on. If it holds more (the commit that
+        reported failure was made), this copy is put away, its connections closed (clients
+        reconnect at once) and the change refused; the next request replays the table from the
+        database, the change that "failed" included, and a client resending it with the same id
+        gets its acknowledgement. Called with the lock held."""
+        if not self.suspect:
+            return
+        try:
+            stored = await asyncio.get_running_loop().run_in_executor(None, self.hub.store.last_seq, self.id)
+        except Exception as e:  # noqa: BLE001 - the database is still failing: said once, answered 503
+            self.hub.log_failure("checking a table's version", e, table=self.id)
+            raise Refusal("unavailable", "the database is not answering; try again in a moment") from None
+        if stored == self.version:
+            self.suspect = False
+            return
+        log.warning("table %s: the database holds version %d, memory %d (a commit reported as failed was "
+                    "made); reloading it from the database", self.id, stored, self.version,
+                    extra={"ctx": {"event": "table reloaded", "table": self.id}})
+        self.hub._drop(self)
+        loop = asyncio.get_running_loop()
+        for conn in list(self.conns):  # closed (1013) once told why: the client reconnects to the reloaded table
+            loop.call_soon(conn.queue.put_nowait, None)
+        raise Refusal("unavailable", "the table is being reloaded from the database; try again")
 
     # --- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: str) -> int | None:
@@ -710,6 +760,7 @@ class LiveTable:
                                        f"{self.version}); here is the current state")
             if g.to_act != seat and not any_turn:
                 raise Refusal("not_your_turn", f"it is not your turn: {self.seats[g.to_act].name} is to act")
+            await self._reconcile()
             # Apply first, so the result and the record of a game-ending action go into the same
             # transaction; nobody sees the table until the commit returns (every reader takes the
             # lock), and a failed commit is undone.
@@ -734,9 +785,11 @@ class LiveTable:
                 ok = await self.hub.durable([Store.op_event(self.id, ev), *extra])
             except asyncio.CancelledError:
                 revert()  # durable re-raises a cancellation only when the commit failed
+                self._suspect()
                 raise
             if not ok:
                 revert()
+                self._suspect()
                 raise Refusal("unavailable", "the database did not take the action; try again")
             self._applied(ev)
             if match is not None:
@@ -1089,6 +1142,8 @@ class LiveTable:
     def close(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
+        if self._check_task is not None and self._check_task is not asyncio.current_task():
+            self._check_task.cancel()
         for t in self._away.values():
             t.cancel()
 

@@ -487,6 +487,11 @@ class Store:
                                            float(e["at"])))
         return row
 
+    def last_seq(self, table_id: str) -> int:
+        """The number of the table's last stored event (0 for none)."""
+        with self.reader.connect() as conn:
+            return int(conn.execute(select(func.max(events.c.seq)).where(events.c.table_id == table_id)).scalar() or 0)
+
     def record(self, table_id: str) -> str | None:
         with self.reader.connect() as conn:
             return conn.execute(select(tables.c.record).where(tables.c.id == table_id)).scalar()
