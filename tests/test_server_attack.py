@@ -446,6 +446,27 @@ def test_one_server_a_database(db: str, tmp_path: Path, capsys: pytest.CaptureFi
     again.close()
 
 
+def test_health_says_when_nothing_is_being_kept(tmp_path: Path, faults: Faults) -> None:
+    """/healthz answers 503 with ``ok`` false and why while commits fail (until one succeeds
+    again), and when the SQLite file was removed under the running server, whose later commits
+    are then refused instead of acknowledged into a file nobody will open again."""
+    url = fresh_database("sqlite", tmp_path)
+    with serve(url) as srv:
+        assert srv.health()["ok"] is True
+        faults.down = {"*"}
+        assert srv.post_table(mode="friends").status_code == 503
+        h = srv.health()
+        assert h["ok"] is False and "last commit failed" in h["problem"]
+        faults.heal()
+        assert srv.post_table(mode="friends").status_code == 201
+        assert srv.health()["ok"] is True
+        (tmp_path / "euchre.sqlite3").unlink()
+        r = srv.post_table(mode="friends")
+        assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+        h = srv.health()
+        assert h["ok"] is False and "was removed while the server ran" in h["problem"]
+
+
 def test_a_finished_game_with_a_bad_date_still_lists(tmp_path: Path) -> None:
     """SQLite keeps dates as text: a finished game whose date does not read lists without it,
     instead of failing /api/games for every game."""

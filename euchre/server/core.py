@@ -1156,6 +1156,8 @@ class Hub:
         self.store = store
         self.config = config or ServerConfig()
         self.tables: dict[str, LiveTable] = {}
+        self.writes_failing = False
+        """The last commit failed and none has succeeded since (``/healthz`` says so)."""
         self.writer = Writer(store)
         self.bot_threads = ThreadPoolExecutor(max_workers=self.config.bot_threads, thread_name_prefix="euchre-bot")
         self.hint_threads = ThreadPoolExecutor(max_workers=self.config.hint_threads, thread_name_prefix="euchre-hint")
@@ -1398,7 +1400,9 @@ class Hub:
             raise
         except Exception as e:  # noqa: BLE001 - said once, and answered as "unavailable" by the caller
             self.log_failure("commit", e)
+            self.writes_failing = True
             return False
+        self.writes_failing = False
         return True
 
     def log_failure(self, what: str, e: BaseException, **context: Any) -> None:
@@ -1546,3 +1550,13 @@ class Hub:
         return {"tables": len(self.tables), "batches": self.writer.batches, "commits": self.writer.commits,
                 "unloaded": self.unloaded, "abandoned": self.abandoned, "damaged": len(self.broken),
                 "failures": self.failures}
+
+    def health(self) -> tuple[bool, str | None]:
+        """Whether the server can keep what it is told (``/healthz``'s ``ok``), and why not: the
+        last commit failed (none has succeeded since), or the SQLite file is gone."""
+        problem = self.store.file_problem()
+        if problem is not None:
+            return False, problem
+        if self.writes_failing:
+            return False, "the last commit failed (see the log); nothing new is being kept"
+        return True, None

@@ -165,6 +165,10 @@ _ADVISORY_KEY = 0x6575636872650001
 """The PostgreSQL advisory lock a server holds on its database ("euchre" and 1, in 64 bits)."""
 
 
+class DatabaseFileLost(Exception):
+    """The SQLite file was removed or replaced while the server ran (:meth:`Store.file_problem`)."""
+
+
 class DatabaseInUse(Exception):
     """Another server already serves this database (:meth:`Store.hold`)."""
 
@@ -281,6 +285,31 @@ class Store:
             _sqlite_durability(self.reader, immediate=False, busy_timeout=self.busy_timeout)
         if migrate:
             self.migrate()
+        self._file_id = self._sqlite_file_id()
+        """The SQLite file's (device, inode) when opened: a file removed or replaced while the
+        server runs would take every later commit into a file nobody will open again."""
+
+    def _sqlite_file_id(self) -> tuple[int, int] | None:
+        database = self.url.database if self.is_sqlite else None
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        try:
+            st = Path(database).stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def file_problem(self) -> str | None:
+        """Why commits to this database would be lost, or ``None``: the SQLite file was removed
+        or replaced since it was opened (checked before each commit, and by ``/healthz``)."""
+        if self._file_id is None:
+            return None
+        now_id = self._sqlite_file_id()
+        if now_id == self._file_id:
+            return None
+        what = "removed" if now_id is None else "replaced by another file"
+        return (f"the database file {self.url.database} was {what} while the server ran; commits would be "
+                "lost: restart the server")
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic ``upgrade head``)."""
@@ -343,6 +372,9 @@ class Store:
         """Run ops in one transaction: all are committed, or none. The events of a group commit
         go in as one multi-row insert (one statement instead of one per event: a quarter of the
         writer's time)."""
+        problem = self.file_problem()
+        if problem is not None:
+            raise DatabaseFileLost(problem)
         rows: list[dict[str, Any]] = []
         with self.engine.begin() as conn:
             for op in ops:

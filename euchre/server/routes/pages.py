@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 
 from euchre.server.routes.common import hub_of, page
 
@@ -38,5 +38,12 @@ async def learn_page() -> FileResponse:
 
 
 @router.api_route("/healthz", methods=["GET", "HEAD"], include_in_schema=False)
-async def healthz(request: Request) -> dict[str, Any]:
-    return {"ok": True, **hub_of(request).stats()}
+async def healthz(request: Request) -> JSONResponse:
+    """``ok`` and the hub's counters; 503 when the server cannot keep what it is told (the last
+    commit failed, or the SQLite file is gone), so that a monitor notices."""
+    hub = hub_of(request)
+    ok, problem = hub.health()
+    body: dict[str, Any] = {"ok": ok, **hub.stats()}
+    if problem is not None:
+        body["problem"] = problem
+    return JSONResponse(body, status_code=200 if ok else 503)
