@@ -1257,3 +1257,32 @@ def test_a_refused_origin_is_logged_with_advice_only_when_it_is_safe(tmp_path: P
     said = {r.getMessage() for r in caplog.records if "refused a game socket" in r.getMessage()}
     assert any("null (no web address" in m and "--allow-origin" not in m for m in said), said
     assert any("start it with --allow-origin http://lan-name:8000" in m for m in said), said
+
+
+@pytest.mark.parametrize("step", ["event:rematch", "event:start"])
+def test_a_refused_rematch_leaves_no_orphan_and_asked_again_starts(step: str, tmp_path: Path,
+                                                                    faults: Faults) -> None:
+    """A rematch is two commits: the new table with the old one's pointer to it (one
+    transaction), then its start. Refused at the first, nothing is left (no waiting table holding
+    the seats' tokens); refused at the start, the rematch exists, and asked again it starts."""
+    with live("sqlite", tmp_path, away_timeout=0) as srv:
+        d = srv.create(mode="bots", name="Host", rules={"target": 1})
+
+        async def finish() -> None:
+            c = await hello(srv, d["id"], d["token"])
+            await play_until_over(c, random.Random(4), timeout=60)
+
+        run(finish(), timeout=90)
+        before = table_count(srv)
+        headers = {"Authorization": f"Bearer {d['token']}"}
+        faults.down = {step}
+        r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers=headers)
+        assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+        faults.heal()
+        if step == "event:rematch":
+            assert table_count(srv) == before and srv.info(d["id"])["rematch"] is None
+        else:
+            assert table_count(srv) == before + 1 and srv.info(d["id"])["rematch"] is not None
+        r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers=headers)
+        assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+        assert table_count(srv) == before + 1 and srv.info(d["id"])["rematch"] == r.json()["id"]

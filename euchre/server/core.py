@@ -1351,14 +1351,16 @@ class Hub:
                                              "finish or leave one first")
 
     async def _open(self, rules: Rules, preset: str | None, level: str, mode: str, seat_rows: list[SeatRow],
-                    client: str | None, seed: int | None = None) -> LiveTable:
-        """A new waiting table with these seats, durable, in memory."""
+                    client: str | None, seed: int | None = None,
+                    with_ops: Callable[[str], Sequence[Op]] | None = None) -> LiveTable:
+        """A new waiting table with these seats, durable, in memory; ``with_ops`` (given the new
+        table's id) adds writes to the same transaction."""
         seed = secrets.randbelow(2**62) if seed is None else seed
         game = Game(rules, seed=seed)
         row = TableRow(id=secrets.token_urlsafe(9), created_at=now(), preset=preset, rules=rules.to_dict(),
                        seed=seed, dealer=game.first_dealer, level=level, mode=mode, status="waiting",
                        seats=seat_rows)
-        if not await self.durable([Store.op_create_table(row)]):
+        if not await self.durable([Store.op_create_table(row), *(with_ops(row.id) if with_ops else ())]):
             raise Refusal("unavailable", "the database did not take the new table; try again in a moment")
         table = LiveTable(row, self)
         table.client = client
@@ -1374,17 +1376,32 @@ class Hub:
                 raise Refusal("forbidden", "only a player of this table can ask for a rematch")
             if old.status != "over":
                 raise Refusal("not_over", "a rematch is for a finished game")
-            if old.rematch is not None:
-                existing = await self.get(old.rematch)
-                if existing is not None:
-                    return existing
-            self._check_room(client)
-            seats = [dataclasses.replace(s) for s in old.seats]
-            host = next((s.seat for s in seats if s.host), seat)
-            table = await self._open(old.rules, old.row.preset, old.level, old.row.mode, seats, client)
-            await old._commit_event("rematch", seat, {"table": table.id})
-            old.broadcast()
-        await table.start(host)
+            host = next((s.seat for s in old.seats if s.host), seat)
+            existing = await self.get(old.rematch) if old.rematch is not None else None
+            if existing is not None:
+                table = existing
+            else:
+                self._check_room(client)
+                seats = [dataclasses.replace(s) for s in old.seats]
+                await old._reconcile()
+                noted: list[EventRow] = []
+
+                def note(table_id: str) -> list[Op]:
+                    noted.append(EventRow(old.version + 1, "rematch", seat, None, {"table": table_id}, time.time()))
+                    return [Store.op_event(old.id, noted[0])]
+
+                # The new table and the old one's pointer to it in one transaction: a refused
+                # commit leaves neither (no orphan table holding the seats' tokens).
+                try:
+                    table = await self._open(old.rules, old.row.preset, old.level, old.row.mode, seats, client,
+                                             with_ops=note)
+                except Refusal:
+                    old._suspect()
+                    raise
+                old._apply(noted[0])
+                old.broadcast()
+        if table.status == "waiting":  # (also a rematch whose start was refused before: asked again, it starts)
+            await table.start(host)
         return table
 
     async def durable(self, ops: list[Op]) -> bool:
