@@ -314,8 +314,10 @@ class Game:
 
     def undo_steps(self, seat: int) -> int:
         """How many actions :meth:`undo` would take back for ``seat``: everything from ``seat``'s
-        last card, if that card is in this hand or the hand just finished and was not played by a
-        claim; 0 when there is none (or the game is over: a finished game is final)."""
+        last card, if that card is in this hand or the hand just finished, was not played by a
+        claim and no decision of ``seat``'s came after it; 0 when there is none (or the game is
+        over: a finished game is final). So once the seat has bid (or discarded...) in a new hand,
+        undo never reaches back past that into the hand before."""
         if self.is_over:
             return 0
         steps = 0
@@ -325,8 +327,8 @@ class Game:
                 steps += 1
                 if steps > reach:
                     return 0
-                if actor == seat and a.kind is Kind.PLAY:
-                    return steps
+                if actor == seat:
+                    return steps if a.kind is Kind.PLAY else 0
         return 0
 
     def undo(self, seat: int) -> list[Action]:

@@ -213,6 +213,25 @@ def test_undo_takes_back_my_last_card_and_what_followed() -> None:
     assert game.view(0) == before.view(0)
 
 
+def test_undo_reaches_the_hand_before_only_until_the_seat_decides_again() -> None:
+    """Just after a hand ends, undo takes back the seat's last card of it (and the new hand's
+    bids so far); once the seat has made a decision of the new hand (a bid), there is no card
+    of its to take back: undo would otherwise erase that bid and the others' with it."""
+    game = Game(Rules(), seed=5)
+    bots = {s: make_bot("heuristic", seed=s) for s in range(4)}
+    first = game.hand_number
+    while game.hand_number == first:
+        game.push(bots[game.to_act].choose(game.view(game.to_act)))
+    seat = game.to_act  # the first to bid in the new hand
+    later = (seat + 1) % 4
+    assert game.undo_steps(seat) >= 1 and game.undo_steps(later) >= 1  # the last card of the hand before
+    game.push(bots[seat].choose(game.view(seat)))
+    assert game.undo_steps(seat) == 0  # its bid came after its last card
+    assert game.undo_steps(later) >= 2  # not decided yet: its last card, and the bid since
+    with pytest.raises(IllegalActionError, match="no card of yours"):
+        game.undo(seat)
+
+
 def test_undo_never_reaches_into_a_claim_and_not_after_the_game() -> None:
     deal = _deal(["Jh Jd Ah Kh As", "9h Th 9s Ts 9c", "Qh Qs Ks Tc Kd", "Jc Js Qc Kc Ad"], up="9d")
     game = Game(Rules(), deals=[deal], dealer=3)
