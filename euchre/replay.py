@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from euchre.analyze import Decision, Review
     from euchre.notation import GameRecord
 
-__all__ = ["Timeline", "build_timeline", "timeline_of_record", "analyze_for_replay", "default_names",
+__all__ = ["Timeline", "build_timeline", "timeline_of_record", "analyze_for_replay", "default_names", "game_over_words",
            "REPLAY_SAMPLES", "REPLAY_BID_SAMPLES", "UP_CARD_WORDS", "REPLAYED_GAMES"]
 
 REPLAYED_GAMES: tuple[str | None, ...] = (None, "Hasenpfeffer", "Bid Euchre", "double-deck Bid Euchre",
@@ -300,7 +300,7 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                 gift_said = gift_words(receiver, len(receiver.gifts) - 1, names)
                 words = f"{words}; {gift_said}"
                 bids.append({"seat": state.gifts[-1].giver, "action": None, "words": gift_said})
-            over = game.summary() if state.is_over and hi == last_hand and game.is_over else None
+            over = game_over_words(game, names) if state.is_over and hi == last_hand and game.is_over else None
             t.steps.append({"index": len(t.steps), "hand": hi, "number": ai, "kind": _kind(action),
                             "seat": seat, "action": str(action), "choices": choices,
                             "words": words, "result": result, "game_over": over,
@@ -315,8 +315,25 @@ def build_timeline(game: Game, *, players: Sequence[str] | None = None, review: 
                         "result": t.steps[-1]["result"]})
     t.scores = running
     t.winners = list(game.winners)
-    t.summary = game.summary()
+    t.summary = game_over_words(game, names)
     return t
+
+
+def game_over_words(game: Game, names: Sequence[str]) -> str:
+    """:meth:`Game.summary` in the players' names: ``"game over: 10 – 7, Ann & Cy win"``."""
+    if not game.is_over:
+        return game.summary()
+    rules = game.rules
+    score = " – ".join(str(s) for s in game.scores)
+
+    def side(s: int) -> str:
+        return " & ".join(names[seat] for seat in rules.seats_of(s))
+
+    winners = list(game.winners)
+    if len(winners) == 1:
+        who = side(winners[0])
+        return f"game over: {score}, {who} win{'' if ' & ' in who else 's'}"
+    return f"game over: {score}, tied between {' and '.join(side(w) for w in winners)}"
 
 
 def _kind(action: Action) -> str:

@@ -995,6 +995,10 @@ def test_rematch_from_the_game_over_box(pages: Pages) -> None:
     rows = page.eval_on_selector_all("#score-table tbody tr", "rs => rs.map((r) => r.innerText)")
     assert len(rows) == len(page.evaluate("() => window.euchreTable.state.d.history")) >= 1, rows
     assert re.match(r"1\s", rows[0]), rows
+    # each side's points of the hand, then its score after it ("+1 \u2192 1", "0 \u2192 0"), the newest row in view
+    assert rows[-1].count("\u2192") == 2, rows
+    assert page.evaluate("() => { const b = document.getElementById('score-sheet'); "
+                         "return b.scrollTop + b.clientHeight >= b.scrollHeight - 1; }")
     assert page.locator("#score-chart polyline").count() == 2
     pages.shot(page, "over-with-rematch")
     page.click("#rematch-button")

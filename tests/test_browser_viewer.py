@@ -20,6 +20,7 @@ from test_browser import DESKTOP, PHONE, Pages, bots_table
 
 from euchre import Game, Rules, egn, notation
 from euchre.bots import make_bot
+from euchre.replay import game_over_words
 
 # The fixtures of test_browser.py: one server and one browser for this module, screenshots beside theirs.
 browser = test_browser.browser
@@ -256,7 +257,13 @@ def test_viewer_opens_an_uploaded_record(pages: Pages, size: str) -> None:
     # the last step: the final score of the record
     last = set_slider(page, s["steps"] - 1)
     check_shows(page, last, s["steps"] - 1)
-    assert page.inner_text("#game-over") == game.summary()
+    assert page.inner_text("#game-over") == game_over_words(game, NAMES)
+    # an address edited by hand goes to its step; the first step's empty lists are not numbered
+    page.evaluate("() => { location.hash = '#step=0'; }")
+    wait_index(page, 0)
+    styles = page.eval_on_selector_all("#vbids li, #tricks li",
+                                       "ls => ls.map((l) => getComputedStyle(l).listStyleType)")
+    assert styles == ["none", "none"], styles
     pages.shot(page, "upload-last", full_page=True)
 
     # the same game as EGN, the format chosen by hand

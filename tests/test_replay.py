@@ -21,7 +21,7 @@ from euchre.bots import make_bot
 from euchre.cards import Card
 from euchre.cli import main
 from euchre.describe import hand_result_words
-from euchre.replay import UP_CARD_WORDS, build_timeline, timeline_of_record
+from euchre.replay import UP_CARD_WORDS, build_timeline, game_over_words, timeline_of_record
 from euchre.view import PlayerView
 
 EGN_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "egn"
@@ -95,7 +95,11 @@ def test_stepping_reaches_the_final_score_of_the_record(game: Game) -> None:
     last = t.steps[-1]
     assert rec.scores is not None and last["scores"] == list(rec.scores) == t.scores
     assert t.winners == list(rec.winners or ())
-    assert last["game_over"] == game.summary() == t.summary and "game over" in t.summary
+    assert last["game_over"] == t.summary and t.summary.startswith("game over: ")
+    # in the players' names, as the table says it ("Ann & Cy win"), not the engine's side numbers
+    assert game.winner is not None
+    winners = " & ".join(NAMES[s] for s in game.rules.seats_of(game.winner))
+    assert t.summary.endswith(f", {winners} win") and "side" not in t.summary, t.summary
     assert [s["game_over"] for s in t.steps[:-1]] == [None] * (len(t.steps) - 1)
     # The score moves only at the end of a hand, by that hand's points.
     running = list(game.initial_scores)
@@ -245,7 +249,7 @@ def test_terminal_step_viewer_keys(game: Game, tmp_path: Path, monkeypatch: pyte
     assert t.steps[1]["words"] in out and t.steps[h3 - 1]["words"] in out
     assert "unknown key 'zz'; keys: Enter or n next, b back, h N go to hand N, e end, q quit" in out
     assert f"h needs a hand number from 1 to {len(t.hands)}" in out
-    assert "this is the last step" in out and game.summary() in out
+    assert "this is the last step" in out and game_over_words(game, NAMES) in out
     # every hand face up at the deal: 20 cards in the seats' rows
     first = out.split("╰")[0]
     for seat, cards in enumerate(t.steps[0]["hands"]):
@@ -328,7 +332,7 @@ def test_api_replay_of_a_finished_game_only(srv: Live) -> None:
     assert d["players"][0] == "Ana" and d["players"] == rec.players
     assert len(d["steps"]) == len(game.actions()) + len(game.hands)
     assert rec.scores is not None and d["steps"][-1]["scores"] == list(rec.scores) == d["scores"]
-    assert d["steps"][-1]["game_over"] == game.summary() and d["analyzed"] is False
+    assert d["steps"][-1]["game_over"] == game_over_words(game, rec.players) and d["analyzed"] is False
     assert all(len(s["hands"]) == 4 for s in d["steps"]) and sum(map(len, d["steps"][0]["hands"])) == 20
     # the same timeline for the record uploaded, in either format
     up = srv.http.post("/api/replay", json={"record": rec.dumps()})

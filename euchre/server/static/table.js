@@ -1482,12 +1482,14 @@
       const tr = el("tr", null, el("td", { text: String(h.hand) }), made);
       sides.forEach((_, i) => {
         const p = (h.points || [])[i] || 0;
-        tr.append(el("td", { class: p > 0 ? "gain" : p < 0 ? "loss" : "", text: `${p ? signed(p) : "\u2013"}  ${scoreText((h.scores || [])[i])}` }));
+        // the hand's points, then the score after it ("0 \u2192 7": nothing scored, still 7)
+        tr.append(el("td", { class: p > 0 ? "gain" : p < 0 ? "loss" : "", text: `${p ? signed(p) : "0"} \u2192 ${scoreText((h.scores || [])[i])}` }));
       });
       body.append(tr);
     }
     table.append(body);
     box.append(table);
+    box.scrollTop = box.scrollHeight;   // the newest hand in view (the sheet scrolls past a dozen hands)
   }
 
   /** The two scores over the hands, as a small line chart (SVG; drawn at the end of the game). */

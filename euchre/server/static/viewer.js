@@ -112,6 +112,12 @@
 
   function handOf() { return viewer.timeline.hands[viewer.timeline.steps[viewer.index].hand]; }
 
+  // An edited address (#step=N typed or pasted, or the browser's back and forward) goes to its step.
+  window.addEventListener("hashchange", () => {
+    const m = location.hash.match(/step=(\d+)/);
+    if (m && viewer.timeline && Number(m[1]) !== viewer.index) goto(Number(m[1]));
+  });
+
   const moves = {
     next: () => goto(viewer.index + 1),
     prev: () => goto(viewer.index - 1),
@@ -272,7 +278,7 @@
     if (t.rules && t.rules.target) score.append(el("div", { class: "muted small", text: `game to ${t.rules.target}` }));
     const bids = E.clear($("vbids"));
     for (const b of st.bids) bids.append(el("li", { text: b.words }));
-    if (!st.bids.length) bids.append(el("li", { class: "muted", text: "no bid yet" }));
+    if (!st.bids.length) bids.append(el("li", { class: "muted empty", text: "no bid yet" }));
     const tricks = E.clear($("tricks"));
     st.tricks.forEach((tr) => {
       const li = cardsLine(tr.plays, t.players, tr.winner);
@@ -285,7 +291,7 @@
       li.append(el("span", { class: "muted", text: " (being played)" }));
       tricks.append(li);
     }
-    if (!tricks.childNodes.length) tricks.append(el("li", { class: "muted", text: "no card played yet" }));
+    if (!tricks.childNodes.length) tricks.append(el("li", { class: "muted empty", text: "no card played yet" }));
 
     // every step of this hand, with the marks beside the decisions
     const list = E.clear($("moves"));
