@@ -1000,6 +1000,7 @@ def test_rematch_from_the_game_over_box(pages: Pages) -> None:
     assert page.evaluate("() => { const b = document.getElementById('score-sheet'); "
                          "return b.scrollTop + b.clientHeight >= b.scrollHeight - 1; }")
     assert page.locator("#score-chart polyline").count() == 2
+    assert page.locator("#score-chart-legend span").count() == 2  # which line is whose
     pages.shot(page, "over-with-rematch")
     page.click("#rematch-button")
     elsewhere = r"/table/(?!" + re.escape(t["id"]) + r")[A-Za-z0-9_-]+#token="

@@ -1991,7 +1991,13 @@
     // (EGN cannot say every game: the sister games, cut-throat, the Joker... the server tells which)
     if (d.egn !== false) dl.append(el("a", { href: base + "?format=egn", download: `euchre-${d.table || tableId}.egn`, text: "Download record (EGN)" }));
     box.append(dl);
-    if (Array.isArray(d.history) && d.history.length) box.append(scoreChart(d));
+    if (Array.isArray(d.history) && d.history.length) {
+      box.append(scoreChart(d));
+      // which line is whose: each side's name in its line's colour
+      const legend = el("div", { class: "chart-legend small", id: "score-chart-legend" });
+      sidesOf(d).forEach((_, i) => legend.append(el("span", { class: `side${i % 3}`, text: sideLabel(d, i) })));
+      box.append(legend);
+    }
     box.append(rematchRow(d));
     box.append(el("div", { class: "small", style: "margin-top:0.5rem" }, el("a", { href: "/", text: "New game" }), " \u00b7 ", el("a", { href: "/games", text: "All games" })));
     return box;
