@@ -114,7 +114,7 @@ def test_start_page_lists_hasenpfeffer_with_its_switch(pages: Pages) -> None:
     text = page.inner_text("#rules")
     assert "Defenders score their tricks" in text, text
     fields = page.evaluate(FIELDS)
-    assert sorted(fields) == ["defenders_score_tricks", "target"], fields
+    assert sorted(fields) == ["defenders_score_tricks", "laps", "match_games", "match_wins", "slam", "target"], fields
     assert "Joker" in page.inner_text("#preset-desc")
     # American shows its own switches and not Hasenpfeffer's
     page.select_option("#preset", "american")

@@ -312,7 +312,8 @@ def test_start_page_offers_napoleon_with_its_switches(pages: Pages) -> None:
     page.select_option("#preset", "napoleon")
     page.wait_for_selector('#rules [data-field="players"]', state="attached")
     fields = page.evaluate(FIELDS)
-    assert sorted(fields) == ["deals", "duration", "nap_half_loss", "players", "target"], fields
+    assert sorted(fields) == ["deals", "duration", "laps", "match_games", "match_wins", "nap_half_loss", "players",
+                              "slam", "target"], fields
     options = page.evaluate("() => [...document.querySelectorAll('#rule-players option')].map((o) => o.value)")
     assert options == ["3", "4", "5", "6", "7"], options
     assert page.input_value("#rule-deals") == "8"

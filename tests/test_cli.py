@@ -619,7 +619,7 @@ def test_serve_without_the_server_extra_says_how_to_install_it() -> None:
     (["simulate", "--no-trump", "--deck", "32"], "needs the 24-card deck (--deck 24)"),
     (["simulate", "--target", "5", "--duration", "3"], "got target and duration"),
     (["simulate", "--rules", "bid-euchre", "--stick-the-dealer"], "it must stay off (got on)"),
-    (["simulate", "--rules", "napoleon", "--match-wins", "2"], "it must stay unset (got 2)"),
+    (["simulate", "--rules", "napoleon", "--match-wins", "2"], "a match needs games played to a target score"),
 ])
 def test_rules_errors_speak_in_options(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A bad combination of switches is named by the options the user typed, never by the

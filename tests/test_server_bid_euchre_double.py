@@ -23,6 +23,7 @@ from test_server_leaks import check_frames, truth_of
 
 from euchre import Game, notation
 from euchre.game import certain_sweep
+from euchre.replay import game_over_words
 from euchre.rules import Rules
 
 PRESET = "bid-euchre-double"
@@ -102,7 +103,7 @@ def check_timeline(t: dict[str, Any], game: Game) -> None:
         assert last["hands"] == [[], [], [], []] or hand["moon"]  # (the moon's partner kept none either)
     for st in t["steps"]:
         assert st["up_card"] is None and st["hand_size"] == 12
-    assert t["scores"] == list(game.scores) and t["summary"] == game.summary()
+    assert t["scores"] == list(game.scores) and t["summary"] == game_over_words(game, t["players"])
 
 
 # --- the start page's options ------------------------------------------------------
