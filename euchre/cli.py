@@ -313,7 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("--force", action="store_true", help="replace the output file if it exists")
 
     srv = sub.add_parser(
-        "serve", help="play in the browser and online with friends (a web server)",
+        # (no abbreviations: `--data DIR` was taken for --database-url and failed as a bad URL)
+        "serve", allow_abbrev=False, help="play in the browser and online with friends (a web server)",
         description="A web server for playing in the browser: against computer players, or at a table shared "
                     "with friends by one link per seat. Games are kept in a database (SQLite in the data "
                     "directory by default). See docs/server.md.")

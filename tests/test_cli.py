@@ -76,6 +76,7 @@ def test_rule_switches_reach_the_rules() -> None:
         (["frobnicate"], "invalid choice"),
         (["rules", "british", "--rules", "two-handed"], "--rules two-handed and the preset british name two games"),
         (["rules", "british", "--rules", "american"], "--rules american and the preset british name two games"),
+        (["serve", "--data", "/tmp/x"], "unrecognized arguments: --data"),  # not --database-url's abbreviation
         (["replay", "--analyze", "x.toml"], "--analyze marks the decisions while stepping through a game"),
         (["replay", "--quiet", "--step", "x.toml"], "--quiet prints only the result, --step shows every action"),
     ],

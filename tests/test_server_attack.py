@@ -155,6 +155,20 @@ async def play_until_over(c: Client, rng: random.Random, timeout: float = 60.0, 
             await c.recv(max(0.01, deadline - time.monotonic()))
 
 
+def finished_game(srv: Live, seed: int) -> dict[str, Any]:
+    """A friends table its host started and played to the end alone (computer players in the
+    other seats): the created table's data."""
+    d = srv.create(mode="friends", name="Host")
+    assert srv.start(d["id"], d["token"]).status_code == 200
+
+    async def finish() -> None:
+        host = await hello(srv, d["id"], d["token"])
+        await play_until_over(host, random.Random(seed))
+
+    run(finish(), timeout=120)
+    return d
+
+
 def table_count(srv: Live) -> int:
     store = srv.store()
     try:
@@ -472,14 +486,7 @@ def test_a_finished_game_with_a_bad_date_still_lists(tmp_path: Path) -> None:
     instead of failing /api/games for every game."""
     url = fresh_database("sqlite", tmp_path)
     with serve(url) as srv:
-        d = srv.create(mode="friends", name="Host")
-        assert srv.start(d["id"], d["token"]).status_code == 200
-
-        async def finish() -> None:
-            host = await hello(srv, d["id"], d["token"])
-            await play_until_over(host, random.Random(3))
-
-        run(finish(), timeout=120)
+        d = finished_game(srv, 3)
         store = Store(url, migrate=False)
         with store.engine.begin() as conn:
             conn.execute(text("UPDATE tables SET finished_at = '2024-02-31 10:00:00' WHERE id = :t"), {"t": d["id"]})
@@ -892,15 +899,7 @@ def test_a_damaged_finished_game_does_not_break_the_list(db: str, tmp_path: Path
     with serve(url) as srv:
         games = []
         for seed in (11, 12):
-            d = srv.create(mode="friends", name="Host")
-            assert srv.start(d["id"], d["token"]).status_code == 200
-
-            async def finish(d: dict[str, Any] = d, seed: int = seed) -> None:
-                host = await hello(srv, d["id"], d["token"])
-                await play_until_over(host, random.Random(seed))
-
-            run(finish(), timeout=120)
-            games.append(d["id"])
+            games.append(finished_game(srv, seed)["id"])
         store = Store(url, migrate=False)
         with store.engine.begin() as conn:
             bad = "'[1, 2'" if db == "sqlite" else "'[\"x\"]'"  # PostgreSQL's json type refuses bad JSON itself
@@ -1179,14 +1178,7 @@ def test_a_flood_of_listing_requests_costs_one_query(tmp_path: Path, monkeypatch
 
         assert run(flood()) == [200] * 60
         assert calls.count("stats") == 1 and calls.count("games") == 1
-        d = srv.create(mode="friends", name="Host")
-        assert srv.start(d["id"], d["token"]).status_code == 200
-
-        async def finish() -> None:
-            host = await hello(srv, d["id"], d["token"])
-            await play_until_over(host, random.Random(41))
-
-        run(finish(), timeout=120)
+        d = finished_game(srv, 41)
         assert [g["id"] for g in srv.http.get("/api/games").json()["games"]] == [d["id"]]
         assert any(p["name"] == "Host" for p in srv.http.get("/api/stats").json()["players"])
         assert calls.count("stats") == 2 and calls.count("games") == 2
