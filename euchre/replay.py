@@ -332,7 +332,8 @@ def game_over_words(game: Game, names: Sequence[str]) -> str:
     winners = list(game.winners)
     if len(winners) == 1:
         who = side(winners[0])
-        return f"game over: {score}, {who} win{'' if ' & ' in who else 's'}"
+        plural = " & " in who or who == "You"  # (the terminal's games name their player "You")
+        return f"game over: {score}, {who} win{'' if plural else 's'}"
     return f"game over: {score}, tied between {' and '.join(side(w) for w in winners)}"
 
 
