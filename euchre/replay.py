@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from euchre.actions import Action, Kind
 from euchre.cards import trump_letter
 from euchre.describe import (
+    _conjugate,
     action_words,
     card_words,
     gift_words,
@@ -332,8 +333,7 @@ def game_over_words(game: Game, names: Sequence[str]) -> str:
     winners = list(game.winners)
     if len(winners) == 1:
         who = side(winners[0])
-        plural = " & " in who or who == "You"  # (the terminal's games name their player "You")
-        return f"game over: {score}, {who} win{'' if plural else 's'}"
+        return f"game over: {score}, {who} {_conjugate(who, 'win', plural=len(rules.seats_of(winners[0])) > 1)}"
     return f"game over: {score}, tied between {' and '.join(side(w) for w in winners)}"
 
 
