@@ -29,8 +29,9 @@ from server_support import DATABASES, Client, Live, fresh_database, running_serv
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
+from euchre.rules import Rules
 from euchre.server import core, guard
-from euchre.server.db import DatabaseInUse, Store, _InsertEvent
+from euchre.server.db import DatabaseInUse, Store, _InsertEvent, token_hash
 
 
 def run(coro: Awaitable[Any], timeout: float = 60.0) -> Any:
@@ -61,6 +62,9 @@ class Faults:
         self.lost: set[str] = set()
         """Kinds of write committed, then reported as failed, once each (a connection lost during
         COMMIT): the database holds them, the server is told they failed."""
+        self.lost_down: set[str] = set()
+        """Kinds of write refused (as :attr:`down`) from the moment a lost commit is injected: the
+        database went with the connection, so the writer's retry of that commit is refused too."""
 
     def check(self, ops: list[Any]) -> None:
         kinds = set().union(*(op_kinds(op) for op in ops)) if ops else set()
@@ -70,6 +74,7 @@ class Faults:
 
     def heal(self) -> None:
         self.down.clear()
+        self.lost_down.clear()
         self.reads = False
 
 
@@ -85,6 +90,7 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
         lost = f.lost & set().union(*(op_kinds(op) for op in ops)) if ops else set()
         if lost:
             f.lost -= lost
+            f.down |= f.lost_down
             raise OperationalError("COMMIT", None, Exception("connection lost during COMMIT (injected, after it)"))
 
     def failing_read(name: str) -> Any:
@@ -97,7 +103,8 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
         return read
 
     monkeypatch.setattr(Store, "run", run_)
-    for name in ("load_table", "games", "stats", "record", "recent_chat", "chat_count", "last_seq"):
+    for name in ("load_table", "games", "stats", "record", "recent_chat", "chat_count", "last_seq", "chat_stored",
+                 "table_stored"):
         monkeypatch.setattr(Store, name, failing_read(name))
     return f
 
@@ -275,6 +282,172 @@ def test_a_commit_made_but_reported_failed_is_found_and_the_table_reloaded(db: s
         store.close()
         assert row.status == "over" and len(row.events) == srv.version(d["id"])
         assert sum(1 for e in row.events if e.client_id == "X1") == 1
+
+
+async def next_answer(c: Client, *types: str, timeout: float = 10.0) -> list[dict[str, Any]]:
+    """Every frame up to the first of one of ``types`` (that one last)."""
+    frames = []
+    while not frames or frames[-1]["t"] not in types:
+        frames.append(await c.recv(timeout))
+    return frames
+
+
+def said(frames: list[dict[str, Any]]) -> list[str]:
+    """The chat lines among ``frames``, in order."""
+    return [m["text"] for f in frames if f["t"] == "chat" for m in f["d"]]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+@pytest.mark.parametrize("after", ["retried", "checked", "resent"])
+def test_a_chat_line_committed_but_reported_failed_is_kept_and_shown_once(db: str, after: str, tmp_path: Path,
+                                                                          faults: Faults) -> None:
+    """The database took a chat line but the server heard a failure (a connection lost during
+    COMMIT). ``retried``: the writer runs the commit again, which finds the line and adds
+    nothing. ``checked``: that retry is refused too (the database went with the connection), and
+    the server looks: the line is there, so it is shown and the sender not refused. ``resent``:
+    the look fails too, so the sender is refused and sends the line again, as told: the same
+    line. Each way the line is stored once and everyone is shown it once."""
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="friends", name="Host")
+        table_id, tokens = d["id"], tokens_of(d)
+
+        async def scenario() -> None:
+            host = await hello(srv, table_id, tokens[0])
+            guest = await hello(srv, table_id, tokens[1], name="Guest")
+            await guest.until("state")
+            await host.send({"t": "chat", "text": "first"})  # (the table reads how many lines it holds)
+            for c in (host, guest):
+                assert said(await next_answer(c, "chat")) == ["first"]
+            faults.lost = {"chat"}
+            if after != "retried":
+                faults.lost_down = {"chat"}
+            if after == "resent":
+                faults.reads = True
+            await host.send({"t": "chat", "text": "hello"})
+            if after == "resent":
+                f = (await next_answer(host, "chat", "err"))[-1]
+                assert f["t"] == "err" and f["code"] == "unavailable", f
+                assert "will not be shown twice" in f["message"]
+                faults.heal()
+                await host.send({"t": "chat", "text": "hello"})
+            for c in (host, guest):
+                frames = await next_answer(c, "chat", "err")
+                assert frames[-1]["t"] == "chat" and said(frames) == ["hello"], frames
+            assert not faults.lost  # the commit was made
+            faults.heal()
+            await asyncio.sleep(1.1)  # (one line a second after a burst of three)
+            await host.send({"t": "chat", "text": "bye"})
+            for c in (host, guest):
+                frames = await next_answer(c, "chat", "err")
+                assert said(frames) == ["bye"] and not any(f["t"] == "err" for f in frames), frames
+            late = await hello(srv, table_id, None)  # the history a newcomer gets
+            assert said(await next_answer(late, "chat")) == ["first", "hello", "bye"]
+
+        run(scenario())
+        store = srv.store()
+        with store.engine.connect() as conn:
+            lines = [r[0] for r in conn.execute(text("SELECT text FROM chat WHERE table_id = :t ORDER BY id"),
+                                                {"t": table_id})]
+        store.close()
+        assert lines == ["first", "hello", "bye"]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+@pytest.mark.parametrize("mode", ["friends", "bots"])
+@pytest.mark.parametrize("after", ["retried", "checked", "in doubt"])
+def test_a_table_created_but_reported_failed_is_served_or_removed(db: str, mode: str, after: str, tmp_path: Path,
+                                                                  faults: Faults) -> None:
+    """The database took a new table but the server heard a failure (a connection lost during
+    COMMIT), so nobody would get its links: a table waiting (or a game against computer players
+    stuck at its player's turn) that nobody can ever reach. ``retried``: the writer runs the
+    commit again, which finds the table and adds nothing; ``checked``: that retry is refused too,
+    and the server looks: either way the table is there, and the creator gets it. ``in doubt``:
+    the look fails too, so the creator is refused, and the table is removed once the database
+    answers: no orphan is left."""
+    with live(db, tmp_path) as srv:
+        faults.lost = {"create_table"}
+        if after != "retried":
+            faults.lost_down = {"*"}
+        if after == "in doubt":
+            faults.reads = True
+        r = srv.post_table(mode=mode, name="Host")
+        assert not faults.lost  # the commit was made
+        if after == "in doubt":
+            assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+            assert table_count(srv) == 1  # stored all the same: nobody has its links
+            faults.heal()
+            deadline = time.monotonic() + 20
+            while table_count(srv):
+                assert time.monotonic() < deadline, "the table nobody has the links of is still there"
+                time.sleep(0.1)
+            assert srv.post_table(mode=mode, name="Host").status_code == 201
+            assert table_count(srv) == 1
+            return
+        assert r.status_code == 201, r.text
+        faults.heal()
+        d = r.json()
+        assert table_count(srv) == 1
+        assert srv.info(d["id"])["status"] == ("waiting" if mode == "friends" else "playing")
+
+        async def scenario() -> None:
+            host = await hello(srv, d["id"], d["token"])
+            assert (await host.until("welcome"))["d"]["seat"] == 0
+            if mode == "friends":
+                guest = await hello(srv, d["id"], d["links"][0]["token"], name="Guest")
+                assert (await guest.until("welcome"))["d"]["seat"] == 1
+                assert srv.start(d["id"], d["token"]).status_code == 200
+                while not (host.state and host.state["status"] == "playing"):
+                    await host.recv(10)
+                return
+            while not (host.state and host.state["view"] and host.state["view"]["legal"]):
+                await host.recv(10)  # the computer players play up to the host's turn
+
+        run(scenario())
+        row = srv.stored_row(d["id"])
+        assert [e.kind for e in row.events][:1] == ["start"] and row.events[0].seq == 1
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_chat_rows_from_before_line_ids_are_kept(db: str, tmp_path: Path) -> None:
+    """Migration 0004 gives chat lines ids: a database at 0003 holding chat lines (two alike, as a
+    resend used to store) upgrades in place, its lines kept and shown, and new lines go on."""
+    from alembic import command
+    from alembic.config import Config
+
+    from euchre.server import db as db_module
+
+    url = fresh_database(db, tmp_path)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(db_module.__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    command.upgrade(cfg, "0003")
+    old = Store(url, migrate=False)
+    with old.engine.begin() as conn:
+        conn.execute(text("INSERT INTO tables (id, created_at, rules, seed, dealer, level, mode, status) VALUES "
+                          "('old', :at, :rules, 7, 0, 'easy', 'friends', 'waiting')"),
+                     {"at": "2026-11-30 10:00:00", "rules": json.dumps(Rules.preset("american").to_dict())})
+        for seat in range(4):
+            conn.execute(text("INSERT INTO seats (table_id, seat, name, kind, token_hash, host) VALUES "
+                              "('old', :s, :n, :k, :h, :host)"),
+                         {"s": seat, "n": f"P{seat}", "k": "human" if seat == 0 else "open",
+                          "h": token_hash(f"token{seat}"), "host": seat == 0})
+        for line in ("hi", "hi"):
+            conn.execute(text("INSERT INTO chat (table_id, seat, name, text, at) VALUES "
+                              "('old', 0, 'P0', :t, :at)"), {"t": line, "at": "2026-11-30 10:01:00"})
+    old.close()
+    with serve(url, away_timeout=0) as srv:  # (the server migrates to the newest revision)
+        async def scenario() -> None:
+            host = await hello(srv, "old", "token0")
+            assert said(await next_answer(host, "chat")) == ["hi", "hi"]
+            await host.send({"t": "chat", "text": "and now"})
+            assert said(await next_answer(host, "chat")) == ["and now"]
+
+        run(scenario())
+        store = srv.store()
+        with store.engine.connect() as conn:
+            rows = [tuple(r) for r in conn.execute(text("SELECT text, line_id IS NULL FROM chat ORDER BY id"))]
+        store.close()
+        assert rows == [("hi", True), ("hi", True), ("and now", False)]
 
 
 @pytest.mark.parametrize("db", ["sqlite"])

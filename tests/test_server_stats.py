@@ -249,7 +249,7 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
     store = Store(url)  # upgrades to the head, as the server does when it starts
     try:
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
             assert conn.execute(select(seats.c.name, seats.c.player).order_by(seats.c.table_id)).all() == [
                 ("Old", None), ("Old", None), ("Older", None)]
             assert conn.execute(select(results.c.player)).scalars().all() == [None] * 3

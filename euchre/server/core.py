@@ -106,6 +106,16 @@ class Refusal(Exception):
         self.message = message
 
 
+class _CreationInDoubt(Refusal):
+    """A new table's commit reported a failure and the database could not say whether it was
+    made: the creator is refused (``unavailable``), and a table that was stored after all is
+    removed (:meth:`Hub._remove_unclaimed`)."""
+
+    def __init__(self, row: TableRow) -> None:
+        super().__init__("unavailable", "the database did not take the new table; try again in a moment")
+        self.row = row
+
+
 class Unloaded(Refusal):
     """The table object was dropped from memory (idle, or abandoned) while a caller held it: the
     caller asks the hub for the table again, which replays it from the database."""
@@ -327,6 +337,9 @@ class LiveTable:
         self._chat_loaded = False
         self._chat_lines: int | None = None
         """Chat lines stored for this table (read from the database at the first message)."""
+        self._chat_doubt: dict[int, tuple[str, str, dt.datetime, str]] = {}
+        """Per seat, its last chat line refused (text, name, time, line id): the database may hold
+        it all the same, so the same text sent again by the seat is that line again (:meth:`say`)."""
         self._now = 0.0
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_failures = 0
@@ -1068,7 +1081,15 @@ class LiveTable:
 
     async def say(self, seat: int | None, text: str) -> None:
         """A chat line: kept, then sent to everyone at the table (under the lock, so a newcomer
-        gets it either in its history or as a new line, never both or neither)."""
+        gets it either in its history or as a new line, never both or neither).
+
+        Kept exactly once, though a commit can be made and reported failed (a connection lost
+        during COMMIT): each line has an id of its own, and its insert does nothing where the
+        table holds that id (the writer's retry of the commit). A commit that still reports a
+        failure is checked: a line stored after all is shown and the sender is not refused; a
+        line refused is remembered, and the same text sent again by the seat (as the refusal
+        asks) is committed as that same line, so it is kept and shown once whatever the first
+        commit did."""
         async with self.lock:
             if seat is None:
                 raise Refusal("forbidden", "spectators cannot chat")
@@ -1083,16 +1104,44 @@ class LiveTable:
                     raise Refusal("unavailable", "the database did not take the message; try again") from None
             if self._chat_lines >= self.hub.config.chat_limit:
                 raise Refusal("chat_full", f"this table's chat is full ({self.hub.config.chat_limit} messages)")
-            name = self.seats[seat].name
-            at = now()
-            if not await self.hub.durable([Store.op_chat(self.id, seat, name, text, at)]):
-                raise Refusal("unavailable", "the database did not take the message; try again")
+            doubt = self._chat_doubt.pop(seat, None)
+            if doubt is not None and doubt[0] == text:
+                _, name, at, line_id = doubt  # sent again after a refusal: the same line
+            else:
+                name, at, line_id = self.seats[seat].name, now(), secrets.token_urlsafe(16)
+            try:
+                kept = await self.hub.durable([Store.op_chat(self.id, seat, name, text, at, line_id)])
+            except asyncio.CancelledError:
+                self._chat_doubt[seat] = (text, name, at, line_id)
+                raise
+            if not kept:
+                found = await self._chat_found(line_id)
+                if not found:
+                    self._chat_doubt[seat] = (text, name, at, line_id)
+                    if found is None:
+                        raise Refusal("unavailable", "the database did not say whether it took the message; send it "
+                                                     "again (it will not be shown twice)")
+                    raise Refusal("unavailable", "the database did not take the message; try again")
             self._chat_lines += 1
             msg = {"seat": seat, "name": name, "text": text, "at": at.isoformat(timespec="seconds")}
             self.chat.append(msg)
             frame = _frame("chat", d=[msg])
             for c in list(self.conns):
                 c.push(frame)
+
+    async def _chat_found(self, line_id: str) -> bool | None:
+        """After a chat line's commit reported a failure: whether the database holds the line
+        (the commit was made), or ``None`` if it cannot say (the read failed too)."""
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(None, self.hub.store.chat_stored, self.id,
+                                                                     line_id)
+        except Exception as e:  # noqa: BLE001 - the database is still failing: said once
+            self.hub.log_failure("checking a chat line", e, table=self.id)
+            return None
+        if found:
+            log.warning("table %s: a chat line whose commit was reported as failed was stored; it is shown",
+                        self.id, extra={"ctx": {"event": "chat line found", "table": self.id}})
+        return found
 
     def hint_kept(self, seat: int) -> bool:
         """Whether the hint the seat would get now is already worked out (in the hub's cache): such
@@ -1179,6 +1228,10 @@ class Hub:
         self._reads: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
         self._hints: OrderedDict[int, list[Hint]] = OrderedDict()
         """The last hints worked out, by position (:func:`euchre.hints.position_seed`)."""
+        self._unclaimed: dict[str, int] = {}
+        """Tables whose creation was refused in doubt, with the events they were created with:
+        removed once the database answers (:meth:`_remove_unclaimed`)."""
+        self._unclaimed_task: asyncio.Task[None] | None = None
 
     async def read(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` (a listing query of the store: finished games, statistics) on a worker
@@ -1291,12 +1344,13 @@ class Hub:
 
     async def stop(self) -> None:
         self.closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            try:
-                await self._sweeper
-            except asyncio.CancelledError:
-                pass
+        for task in (self._sweeper, self._unclaimed_task):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
         for t in self.tables.values():
             t.close()
         await self.writer.stop()
@@ -1335,9 +1389,16 @@ class Hub:
                                          player=player if s == 0 else None))
             else:
                 seat_rows.append(SeatRow(s, bot_names[s], "bot", None))
-        table = await self._open(rules, preset, level, mode, seat_rows, client, seed)
+        # Against computer players the table is created started, in the one commit: whatever
+        # that commit does, the creator gets the table or nothing is left (no second commit
+        # whose refusal would leave a table nobody has the links of).
+        try:
+            table = await self._open(rules, preset, level, mode, seat_rows, client, seed, started=mode == "bots")
+        except _CreationInDoubt as e:
+            self._remove_unclaimed(e.row)  # its creator is refused: nobody will ever hold its links
+            raise
         if mode == "bots":
-            await table.start(0)
+            self._resume(table)  # its computer players play
         return table, tokens
 
     def _check_room(self, client: str | None) -> None:
@@ -1352,20 +1413,66 @@ class Hub:
 
     async def _open(self, rules: Rules, preset: str | None, level: str, mode: str, seat_rows: list[SeatRow],
                     client: str | None, seed: int | None = None,
-                    with_ops: Callable[[str], Sequence[Op]] | None = None) -> LiveTable:
-        """A new waiting table with these seats, durable, in memory; ``with_ops`` (given the new
-        table's id) adds writes to the same transaction."""
+                    with_ops: Callable[[str], Sequence[Op]] | None = None, *, started: bool = False) -> LiveTable:
+        """A new table with these seats, durable, in memory: waiting, or ``started`` (its start
+        event in the same commit: every seat is already taken); ``with_ops`` (given the new
+        table's id) adds writes to the same transaction.
+
+        A commit can be made and reported failed (a connection lost during COMMIT). The writer's
+        retry of it finds the table stored and inserts nothing; a commit that still reports a
+        failure is checked: a table stored after all is served as if nothing had failed, one not
+        stored is refused (``unavailable``), and where the check fails too the creation is
+        refused in doubt (:class:`_CreationInDoubt`)."""
         seed = secrets.randbelow(2**62) if seed is None else seed
         game = Game(rules, seed=seed)
         row = TableRow(id=secrets.token_urlsafe(9), created_at=now(), preset=preset, rules=rules.to_dict(),
-                       seed=seed, dealer=game.first_dealer, level=level, mode=mode, status="waiting",
-                       seats=seat_rows)
+                       seed=seed, dealer=game.first_dealer, level=level, mode=mode,
+                       status="playing" if started else "waiting", seats=seat_rows)
+        if started:
+            row.events.append(EventRow(1, "start", None, None, {"bots": []}, time.time()))
         if not await self.durable([Store.op_create_table(row), *(with_ops(row.id) if with_ops else ())]):
-            raise Refusal("unavailable", "the database did not take the new table; try again in a moment")
+            made = await self._table_found(row)
+            if made is None:
+                raise _CreationInDoubt(row)
+            if not made:
+                raise Refusal("unavailable", "the database did not take the new table; try again in a moment")
         table = LiveTable(row, self)
         table.client = client
         self.tables[row.id] = table
         return table
+
+    async def _table_found(self, row: TableRow) -> bool | None:
+        """After a new table's commit reported a failure: whether the database holds the table
+        (the commit was made), or ``None`` if it cannot say (the read failed too)."""
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(None, self.store.table_stored, row)
+        except Exception as e:  # noqa: BLE001 - the database is still failing: said once
+            self.log_failure("checking a new table", e, table=row.id)
+            return None
+        if found:
+            log.warning("table %s: its creation was reported as failed but was made; it is served", row.id,
+                        extra={"ctx": {"event": "table found", "table": row.id}})
+        return found
+
+    def _remove_unclaimed(self, row: TableRow) -> None:
+        """A table whose creation was refused in doubt may be stored all the same, its links
+        known to nobody: remove it (if it is there, and untouched) as soon as the database
+        answers, trying again after 1, 2, 4 ... 16 seconds."""
+        self._unclaimed[row.id] = len(row.events)
+        if self._unclaimed_task is None or self._unclaimed_task.done():
+            self._unclaimed_task = asyncio.get_running_loop().create_task(self._remove_unclaimed_soon())
+
+    async def _remove_unclaimed_soon(self) -> None:
+        delay = 1.0
+        while self._unclaimed and not self.closing:
+            created = dict(self._unclaimed)
+            if await self.durable([Store.op_remove_unclaimed(created)]):
+                for table_id in created:
+                    self._unclaimed.pop(table_id, None)
+                log.info("tables %s (creation refused in doubt) are not kept", ", ".join(created))
+                continue
+            await asyncio.sleep(delay)
+            delay = min(BOT_RETRY_MAX, delay * 2)
 
     async def rematch(self, old: LiveTable, seat: int | None, client: str | None = None) -> LiveTable:
         """A new game for the same seats and rules once ``old`` is over, started at once: the same

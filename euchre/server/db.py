@@ -35,6 +35,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     MetaData,
     String,
@@ -45,7 +46,9 @@ from sqlalchemy import (
     case,
     cast,
     create_engine,
+    delete,
     event,
+    exists,
     false,
     func,
     insert,
@@ -113,6 +116,11 @@ chat = Table(
     Column("name", String(32), nullable=False),
     Column("text", String(400), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
+    Column("line_id", String(48), nullable=True),
+    # The line's own id, made by the server when the line is said: a commit of it retried (by
+    # the writer, or by the server for a resend of a line whose commit it heard fail) finds it
+    # stored and inserts nothing, so a line is kept once. NULL on rows from before it (0004).
+    Index("uq_chat_line_id", "table_id", "line_id", unique=True),
 )
 
 results = Table(
@@ -387,13 +395,37 @@ class Store:
 
     @staticmethod
     def op_create_table(row: TableRow) -> Op:
+        """A new table: its row, its seats and its events (a game against computer players is
+        created started). Nothing if this very table is stored already (:func:`_stored`): a commit
+        of it was made though its answer was lost, and the writer runs it again."""
         def op(conn: Connection) -> None:
+            if _stored(conn, row):
+                return
             conn.execute(insert(tables).values(
                 id=row.id, created_at=row.created_at, preset=row.preset, rules=row.rules, seed=row.seed,
                 dealer=row.dealer, level=row.level, mode=row.mode, status=row.status))
             conn.execute(insert(seats), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "token_hash": s.token_hash, "host": s.host, "player": s.player} for s in row.seats])
+            if row.events:
+                conn.execute(insert(events), [
+                    {"table_id": row.id, "seq": e.seq, "kind": e.kind, "seat": e.seat, "client_id": e.client_id,
+                     "payload": e.payload, "at": e.at} for e in row.events])
+        return op
+
+    @staticmethod
+    def op_remove_unclaimed(created: dict[str, int]) -> Op:
+        """Remove tables whose creator was refused (nobody has their links), by id with the number
+        of events they were created with, if they were stored after all: only while they hold no
+        event beyond those, so nothing anyone did there is removed."""
+        def op(conn: Connection) -> None:
+            for table_id, count in created.items():
+                later = exists().where(events.c.table_id == table_id, events.c.seq > count)
+                if conn.execute(select(tables.c.id).where(tables.c.id == table_id, ~later)).first() is None:
+                    continue
+                for t, column in ((events, events.c.table_id), (chat, chat.c.table_id), (seats, seats.c.table_id),
+                                  (tables, tables.c.id)):
+                    conn.execute(delete(t).where(column == table_id))
         return op
 
     @staticmethod
@@ -440,9 +472,16 @@ class Store:
         return op
 
     @staticmethod
-    def op_chat(table_id: str, seat: int | None, name: str, text: str, at: dt.datetime) -> Op:
+    def op_chat(table_id: str, seat: int | None, name: str, text: str, at: dt.datetime,
+                line_id: str | None = None) -> Op:
+        """A chat line; with ``line_id``, nothing if the table holds that line already (its
+        commit was made though its answer was lost, and it is run again)."""
         def op(conn: Connection) -> None:
-            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name, text=text, at=at))
+            if line_id is not None and conn.execute(
+                    select(chat.c.id).where(chat.c.table_id == table_id, chat.c.line_id == line_id)).first():
+                return
+            conn.execute(insert(chat).values(table_id=table_id, seat=seat, name=name, text=text, at=at,
+                                             line_id=line_id))
         return op
 
     # --- reads ----------------------------------------------------------------------------------
@@ -533,6 +572,17 @@ class Store:
             q = select(chat).where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(limit)
             rows = list(conn.execute(q).mappings())
         return [{"seat": r["seat"], "name": r["name"], "text": r["text"], "at": _iso(r["at"])} for r in reversed(rows)]
+
+    def chat_stored(self, table_id: str, line_id: str) -> bool:
+        """Whether the table's chat holds the line of this id."""
+        with self.reader.connect() as conn:
+            q = select(chat.c.id).where(chat.c.table_id == table_id, chat.c.line_id == line_id)
+            return conn.execute(q).first() is not None
+
+    def table_stored(self, row: TableRow) -> bool:
+        """Whether this very table (:func:`_stored`) is in the database."""
+        with self.reader.connect() as conn:
+            return _stored(conn, row)
 
     def chat_count(self, table_id: str) -> int:
         with self.reader.connect() as conn:
@@ -630,6 +680,16 @@ class Store:
     def table_count(self) -> int:
         with self.reader.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables)).scalar() or 0)
+
+
+def _stored(conn: Connection, row: TableRow) -> bool:
+    """Whether the database holds this very table: a row of its id with its seed and its seats'
+    token hashes (random: another table of the same id would differ)."""
+    seed = conn.execute(select(tables.c.seed).where(tables.c.id == row.id)).scalar()
+    if seed is None or int(seed) != row.seed:
+        return False
+    q = select(seats.c.token_hash).where(seats.c.table_id == row.id).order_by(seats.c.seat)
+    return [r[0] for r in conn.execute(q)] == [s.token_hash for s in row.seats]
 
 
 def _egn_ok(rules_text: str | None) -> bool | None:
