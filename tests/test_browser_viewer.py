@@ -313,3 +313,53 @@ def test_viewer_steps_through_a_match_game_by_game(pages: Pages) -> None:
     assert page.inner_text("#subtitle").startswith(f"Game 2 of {len(m.games)}: ")
     assert page.locator("#hand-picker option").count() == len(m.games[1].hands)
     pages.shot(page, "match-game2", full_page=True)
+
+
+# Of each element the selectors find, those not wholly inside the window (as it is scrolled now).
+OUT_OF_VIEW = """(sels) => {
+  const bad = [];
+  for (const sel of sels) {
+    const found = document.querySelectorAll(sel);
+    if (!found.length) bad.push(`${sel}: none`);
+    found.forEach((e, k) => {
+      const r = e.getBoundingClientRect();
+      if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+        bad.push(`${sel}#${k} [${[r.left, r.top, r.right, r.bottom].map(Math.round).join(", ")}]`);
+    });
+  }
+  return bad;
+}"""
+TABLE_PARTS = ['.vseat[data-seat="0"] .vcards', "#felt .vseat .vcards", "#trick", "#up-card", "#first", "#prev",
+               "#next", "#last", "#slider", "#hand-picker", "#words"]
+"""The table (every seat's hand, the trick, the up card), the controls and the step in words."""
+
+
+def test_viewer_fits_a_laptop_window(pages: Pages) -> None:
+    """At 1280x800 the whole table is in view without scrolling: the hand of the seat the record is
+    seen from (seat 0, at the bottom) too, at the deal, mid-trick, at the end of a hand (its result
+    shown) and at the game's last step; on a phone nothing scrolls sideways."""
+    game = long_game()
+    record = notation.dumps(game, players=NAMES)
+    for size in ({"width": 1280, "height": 800}, PHONE):
+        page = pages.page(viewport=size)
+        page.goto("/replay")
+        page.wait_for_selector("#upload:not(.hidden)")
+        page.fill("#record", record)
+        page.click("#load")
+        page.wait_for_selector("#viewer:not(.hidden)")
+        s = wait_index(page, 0)
+        steps = s["steps"]
+        mid = next(i for i in range(steps) if len(step(page, i)["trick"]) == 2)
+        for i in (0, mid, hands_info(page)[0]["last_step"], steps - 1):
+            s = set_slider(page, i)
+            assert s["scroll"] <= 0, f"step {i}: horizontal scroll of {s['scroll']} px at {size}"
+            if size is PHONE:
+                continue
+            assert page.evaluate("() => window.scrollY") == 0
+            own = page.locator('.vseat[data-seat="0"] .vcards').bounding_box()
+            assert own is not None and own["y"] >= 0 and own["y"] + own["height"] <= size["height"], (i, own)
+            bad = page.evaluate(OUT_OF_VIEW, TABLE_PARTS)
+            assert not bad, f"step {i}: out of the window: {bad}"
+            pages.shot(page, f"step{i}")
+        if size is PHONE:
+            pages.shot(page, "phone", full_page=True)

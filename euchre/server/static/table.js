@@ -19,7 +19,7 @@
   const ACK_WAIT = 12000;       // ms without ack before forcing a reconnect (the action is resent)
   const SUMMARY_MIN = 2200;     // ms the hand-over banner stays at least
   const SUMMARY_MAX = 9000;     // ms the hand-over banner stays at most
-  const TRICK_FLASH = 2600;     // ms the "last trick" line stays after a trick ends
+  const TRICK_FLASH = 2600;     // ms the "last trick" line above the hand stays after a trick of the hand ends
   const LOST_GRACE = 700;       // ms without a socket before "Connection lost" shows (acting is off at once)
   const BIDDING = ["bid1", "take", "bid2", "joker", "discard", "defend", "give", "best_discard", "call_for_best",
     "misdeal_offer", "farmer_offer", "farmer_give", "offers", "auction", "name_trump"];
@@ -73,7 +73,7 @@
     hints: null,          // {v, items} or {v, loading: true}
     summary: null,        // {p, at, closed}
     summaryTimer: null,
-    trickFlash: null,     // {trick, until, names}
+    trickFlash: null,     // {key, trick, until}: the trick that just ended (key: trickKey of its frame)
     flashTimer: null,
     toastTimer: null,
     down: false,          // the socket was lost (or never opened) and is not back yet
@@ -1218,19 +1218,14 @@
     if (S.queue.length) S.pumpTimer = setTimeout(() => { S.pumpTimer = null; pump(); }, S.nextAt - Date.now());
   }
 
-  // Frames jumped over (bots acted in a burst) may have ended a hand: keep its summary and last
-  // trick, or the player would never see how the hand went.
+  // Frames jumped over (bots acted in a burst) may have ended a hand: keep its summary (with its
+  // last trick), or the player would never see how the hand went.
   function noteSkipped(frames) {
     for (const f of frames) {
       const p = f.d && f.d.previous;
       if (!p) continue;
       if (!S.summary || S.summary.key !== p.hand_number) {
         S.summary = { key: p.hand_number, p, at: Date.now(), closed: false };
-      }
-      if (Array.isArray(p.tricks) && p.tricks.length) {
-        S.trickFlash = { trick: p.tricks[p.tricks.length - 1], until: Date.now() + TRICK_FLASH };
-        clearTimeout(S.flashTimer);
-        S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
       }
     }
   }
@@ -1250,16 +1245,12 @@
         S.summary = { key, p: d.previous, at: Date.now(), closed: false };
       }
     }
-    // a trick just ended: remember it for a moment
+    // a trick of this hand just ended: said above the hand for a moment once the felt no longer
+    // shows it (the last trick of a hand is in the hand-over summary instead)
     const v = d.view;
     const pv = before && before.d && before.d.view;
     if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) {
-      S.trickFlash = { trick: v.tricks[v.tricks.length - 1], until: Date.now() + TRICK_FLASH };
-      clearTimeout(S.flashTimer);
-      S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
-    } else if (d.previous && pv && d.previous.hand_number === pv.hand_number && (d.previous.tricks || []).length) {
-      const p = d.previous;
-      S.trickFlash = { trick: p.tricks[p.tricks.length - 1], until: Date.now() + TRICK_FLASH };
+      S.trickFlash = { key: trickKey(v), trick: v.tricks[v.tricks.length - 1], until: Date.now() + TRICK_FLASH };
       clearTimeout(S.flashTimer);
       S.flashTimer = setTimeout(render, TRICK_FLASH + 20);
     }
@@ -2430,7 +2421,8 @@
                                 v && v.gifts, v && v.farmer_took]);
     // the label above the hand
     let lab = "";
-    const flash = S.trickFlash && S.trickFlash.until > Date.now() ? S.trickFlash.trick : null;
+    // the trick that just ended, while it is still this hand's latest (the panel's "Last trick")
+    const flash = S.trickFlash && S.trickFlash.until > Date.now() && v && S.trickFlash.key === trickKey(v) ? S.trickFlash.trick : null;
     if (S.seat === null) lab = d.status === "waiting" ? "" : "You are watching: you see what every player sees, no hidden cards.";
     else if (v && v.phase === "discard" && legal.length) lab = "Choose the card to bury (discard).";
     else if (v && v.phase === "give" && legal.length) lab = "Choose the card to give your partner.";
@@ -2614,17 +2606,23 @@
     ul.scrollTop = ul.scrollHeight;
   }
 
+  /** The latest finished trick of the hand being played (after the game, of its last hand), read
+      from the frame alone, so a reload shows the same. None before the hand's first trick is
+      done, however the hand before ended: its last trick is in the hand-over summary. */
   function renderLastTrick(d) {
     const box = $("last-trick");
     const v = d.view;
-    let t = null;
-    if (v && Array.isArray(v.tricks) && v.tricks.length) t = v.tricks[v.tricks.length - 1];
-    else if (d.previous && Array.isArray(d.previous.tricks) && d.previous.tricks.length) t = d.previous.tricks[d.previous.tricks.length - 1];
-    const key = JSON.stringify([t, d.seats && d.seats.map((s) => s && s.name), S.seat]);
+    const tricks = v && Array.isArray(v.tricks) ? v.tricks : [];
+    const t = tricks.length ? tricks[tricks.length - 1] : null;
+    const key = JSON.stringify([v ? v.hand_number : null, tricks.length, t, d.seats && d.seats.map((s) => s && s.name), S.seat]);
     if (S.renderKeys.last === key) return;
     S.renderKeys.last = key;
     E.clear(box);
-    if (!t) { box.append(el("span", { class: "muted small", text: "No trick yet." })); return; }
+    box.dataset.hand = v ? String(v.hand_number) : "";
+    box.dataset.tricks = String(tricks.length);
+    if (!t) { box.append(el("span", { class: "muted small", text: "No trick yet in this hand." })); return; }
+    const who = S.seat !== null && t.winner === S.seat ? "you" : seatName(d, t.winner);
+    box.append(el("span", { class: "muted small", id: "last-trick-caption", text: `Trick ${tricks.length} of hand ${handNo(d, v)}, won by ${who}` }));
     for (const p of t.plays || []) {
       const win = p.seat === t.winner;
       const item = el("div", { class: "play" + (win ? " win" : ""), dataset: { seat: String(p.seat) },
