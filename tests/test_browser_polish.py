@@ -218,3 +218,22 @@ def test_last_trick_panel_shows_this_hands_latest_trick(pages: Pages) -> None:
         if x["label"].startswith("Last trick"):
             assert x["tricks"] and x["phase"] == "play", x
     assert starts, "no frame of a hand just dealt (the hand before in the frame) was seen"
+
+
+def test_a_tricks_sweep_ends_before_the_next_frame_is_shown() -> None:
+    """A complete trick sweeps to its winner (SWEEP_BEAT after its last card lands) and the next
+    frame waits PACE_TRICK: if the sweep outlasted it, the next frame would cut it short (it did:
+    about 90 ms into the sweep), and the cards vanished instead of going to the winner."""
+    import re
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "euchre/server/static/table.js").read_text()
+
+    def const(name: str) -> int:
+        m = re.search(rf"const {name} = (\d+);", js)
+        assert m, name
+        return int(m.group(1))
+
+    # the last card's flight (one card: FLY_PLAY plus its 110 ms stagger), the beat, the sweep
+    assert const("FLY_PLAY") + 110 + const("SWEEP_BEAT") + const("FLY_SWEEP") < const("PACE_TRICK")
+    assert "scheduleSweep(v, FLY_PLAY + fresh * 110)" in js  # (the stagger the sum above assumes)

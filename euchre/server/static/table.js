@@ -14,7 +14,7 @@
   const BACKOFF_MIN = 500;      // first reconnect delay
   const BACKOFF_MAX = 8000;     // largest reconnect delay
   const PACE_PLAY = 320;        // ms between other seats' actions shown one by one
-  const PACE_TRICK = 1100;      // ms to keep a completed trick on the felt before the next frame
+  const PACE_TRICK = 1300;      // ms to keep a completed trick on the felt before the next frame (its sweep done)
   const PACE_HAND = 1800;       // ms after a hand ended before the next frame
   const ACK_WAIT = 12000;       // ms without ack before forcing a reconnect (the action is resent)
   const SUMMARY_MIN = 2200;     // ms the hand-over banner stays at least
@@ -36,7 +36,9 @@
   const FLY_DEAL = 300;         // a card of a new hand from the dealer to your hand
   const DEAL_STAGGER = 70;      // between two dealt cards
   const FLY_UP = 420;           // the up card to the dealer
-  const SWEEP_BEAT = 620;       // a complete trick stays this long before it sweeps to its winner
+  const SWEEP_BEAT = 500;       // a complete trick stays this long before it sweeps to its winner
+                                // (its last card's flight + SWEEP_BEAT + FLY_SWEEP ends before PACE_TRICK:
+                                // the next frame would cut the sweep short)
   const FLY_SWEEP = 360;        // the sweep
   const FLY_REFLOW = 170;       // the cards left in your hand closing up
   const FAST_SCALE = 0.55;      // motion and pacing at the fast speed
