@@ -31,6 +31,15 @@ however it is split among threads): the unseen cards dealt uniformly, as
 numbers for one seed differ from the Python path's, which draws from ``random.Random``; the
 sampler is the same.
 
+A bot that reads the bidding (``infer_bids``, as the hints do) gets the deals the bidding left
+likely (:func:`_draw`): the Python path weighs a uniform deal by ``bid_misfit`` for each other
+seat's bid the heuristic player would not have made with it; here such a deal is drawn again
+instead (kept with probability ``bid_misfit``, a deal of two surprises or more weighing the rest),
+so the solver's time goes to likely deals, not to deals that weigh almost nothing. Those deals no
+longer hold each unseen card as often as its share, so the control variate's features are
+centred on the means of :func:`pool_hands` (four times as many deals, drawn the same way and not
+valued: a few microseconds each) instead of on zero.
+
 The code is compiled on first use and cached on disk (numba's ``cache=True``, as the batch engine
 and the solver are): the first bid hint on a machine compiles it with the parts of the batch
 engine it calls (the heuristic port is the larger part), measured at two minutes on two cores
@@ -89,6 +98,7 @@ from euchre.batch import (
     _seed_hand,
     _setup,
     _side,
+    _uniform,
 )
 from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask
 from euchre.rules import HAND_SIZE
@@ -100,7 +110,7 @@ from euchre.view import PlayerView, mask_of
 if TYPE_CHECKING:
     from euchre.bots.search import SearchBot, _Later
 
-__all__ = ["covered", "sample_values", "sample_state", "Samples", "PHASES"]
+__all__ = ["covered", "sample_values", "sample_state", "pool_hands", "Samples", "PHASES"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
@@ -275,46 +285,21 @@ def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: 
 
 
 @njit(cache=True, nogil=True)
-def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
-             known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
-             hidden_discard: bool,
-             cands: np.ndarray, own_bids: bool, seed: np.uint64, first: int, count: int,
-             tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray,
-             buf: np.ndarray, fr: np.ndarray, now_out: np.ndarray, deal_out: np.ndarray, later: np.ndarray,
-             pts: np.ndarray, nb: np.ndarray, bcodes: np.ndarray, suffix: np.ndarray,
-             nsuffix: np.ndarray, lhand: np.ndarray) -> None:
-    """Samples ``first`` to ``first + count - 1``: deal each (its own generator), replay the view's
-    actions on it and value every candidate as ``SearchBot._values`` does. Row ``i`` of the outputs
-    is sample ``first + i``: the seats' hands at the view (``now_out``), the deal (``deal_out``: the
-    hands as dealt, the stock's mask, the buried card or -1), and per candidate ``j``
-    either its points per side (``later[i, j] == 0``: ``pts[i, j, 0]``) or the seat's later
-    decision (``later[i, j] == 1``): the ``nb`` choices there (``bcodes``) with their points
-    (``pts[i, j, k]``), the actions that led there after the view's (``suffix``, -1 for a discard
-    the seat does not see) and the seat's cards there (``lhand``)."""
+def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
+          known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
+          hidden_discard: bool, misfit: float, rs: np.ndarray, cards: np.ndarray, now: np.ndarray,
+          dealt: np.ndarray, S0: np.ndarray, acts: np.ndarray) -> tuple[float, int, int, int]:
+    """One deal from the generator ``rs``, replayed to the view's position in ``S0`` (``dealt``: the
+    hands as dealt): ``(weight, surprises, buried card or -1, stock mask)``. With ``misfit`` below 1
+    the deal is drawn by the bidding: each of the other seats' bids of the view that the heuristic
+    player would not have made on it (``SearchBot._bid_weight``'s test) is a surprise, and a deal
+    with ``k`` of them is kept with probability ``max(misfit ** k, misfit)`` (else drawn again) and
+    weighs ``misfit ** k`` over that: exactly the deals ``SearchBot._bid_weight`` weighs, with at
+    most ``1 / misfit`` draws a deal and every deal of at most one surprise weighing 1."""
     n = R[_R_N]
-    S0 = np.zeros(_FIELDS, np.int64)
-    T = np.zeros(_FIELDS, np.int64)
-    U = np.zeros(_FIELDS, np.int64)
-    acts = np.empty(40, np.int64)
-    later_acts = np.empty(40, np.int64)
-    rs = np.zeros(1, np.uint64)
     m = pool.shape[0]
-    cards = np.empty(m, np.int64)
-    hands = np.zeros(MAX_SEATS, np.int64)
-    nxt = np.zeros(MAX_SEATS, np.int64)
-    maker = np.zeros(2 * MAX_SEATS, np.int64)
-    tcards = np.zeros(MAX_SEATS, np.int64)
-    tseats = np.zeros(MAX_SEATS, np.int64)
-    table = np.zeros((HAND_SIZE + 1, SIDES), np.int64)
-    dealt = np.zeros(4, np.int64)
-    now = np.zeros(4, np.int64)
-    groups = np.zeros((16, 4), np.int64)
-    memo = np.zeros((64, 10), np.int64)
-    for i in range(count):
-        gen[1] = 0  # (a new deal: no group, nothing solved)
-        gen[2] = 0
+    while True:
         # The deal: the unseen cards shuffled and handed out seat by seat (PlayerView.resample).
-        _seed_hand(rs, seed, first + i)
         for j in range(m):
             cards[j] = pool[j]
         for j in range(m - 1, 0, -1):
@@ -360,11 +345,67 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
         S0[_F_UP] = up
         S0[_F_STOCK] = stock
         _setup(S0, R)
+        surprises = 0
         for j in range(prefix.shape[0]):
             a = prefix[j]
             if a < 0:
                 a = _A_DISCARD + buried
+            if misfit < 1.0 and S0[_F_TO_ACT] != seat and S0[_F_PHASE] != _DISCARD and S0[_F_PHASE] != _PLAY:
+                na = _legal(S0, R, acts)
+                if na > 1 and _heuristic(S0, R, H, acts, na) != a:
+                    surprises += 1
             _apply(S0, R, a)
+        if surprises == 0:
+            return 1.0, 0, buried, stock
+        keep = misfit ** surprises
+        if _uniform(rs) < max(keep, misfit):
+            return keep / max(keep, misfit), surprises, buried, stock
+
+
+@njit(cache=True, nogil=True)
+def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
+             known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
+             hidden_discard: bool,
+             cands: np.ndarray, own_bids: bool, misfit: float, seed: np.uint64, first: int, count: int,
+             tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray,
+             buf: np.ndarray, fr: np.ndarray, now_out: np.ndarray, deal_out: np.ndarray, later: np.ndarray,
+             pts: np.ndarray, nb: np.ndarray, bcodes: np.ndarray, suffix: np.ndarray,
+             nsuffix: np.ndarray, lhand: np.ndarray, surprise: np.ndarray, weight_out: np.ndarray) -> None:
+    """Samples ``first`` to ``first + count - 1``: deal each (its own generator), replay the view's
+    actions on it and value every candidate as ``SearchBot._values`` does. Row ``i`` of the outputs
+    is sample ``first + i``: the seats' hands at the view (``now_out``), the deal (``deal_out``: the
+    hands as dealt, the stock's mask, the buried card or -1), and per candidate ``j``
+    either its points per side (``later[i, j] == 0``: ``pts[i, j, 0]``) or the seat's later
+    decision (``later[i, j] == 1``): the ``nb`` choices there (``bcodes``) with their points
+    (``pts[i, j, k]``), the actions that led there after the view's (``suffix``, -1 for a discard
+    the seat does not see) and the seat's cards there (``lhand``); the deal's bids not explained
+    (``surprise``) and its weight (``weight_out``), drawn by the bidding with ``misfit`` below 1
+    (:func:`_draw`)."""
+    S0 = np.zeros(_FIELDS, np.int64)
+    T = np.zeros(_FIELDS, np.int64)
+    U = np.zeros(_FIELDS, np.int64)
+    acts = np.empty(40, np.int64)
+    later_acts = np.empty(40, np.int64)
+    rs = np.zeros(1, np.uint64)
+    m = pool.shape[0]
+    cards = np.empty(m, np.int64)
+    hands = np.zeros(MAX_SEATS, np.int64)
+    nxt = np.zeros(MAX_SEATS, np.int64)
+    maker = np.zeros(2 * MAX_SEATS, np.int64)
+    tcards = np.zeros(MAX_SEATS, np.int64)
+    tseats = np.zeros(MAX_SEATS, np.int64)
+    table = np.zeros((HAND_SIZE + 1, SIDES), np.int64)
+    dealt = np.zeros(4, np.int64)
+    now = np.zeros(4, np.int64)
+    groups = np.zeros((16, 4), np.int64)
+    memo = np.zeros((64, 10), np.int64)
+    for i in range(count):
+        gen[1] = 0  # (a new deal: no group, nothing solved)
+        gen[2] = 0
+        _seed_hand(rs, seed, first + i)
+        weight_out[i], surprise[i], buried, stock = _draw(R, H, dealer, seat, up, prefix, mine, known_discard, pool,
+                                                          need, up_taken, up_fixed, hidden_discard, misfit, rs, cards,
+                                                          now, dealt, S0, acts)
         for s in range(4):
             now_out[i, s] = S0[_F_HANDS + s]
             deal_out[i, s] = dealt[s]
@@ -407,11 +448,32 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
                         tt_hi, gen, buf, fr, table, groups, memo)
 
 
+@njit(cache=True, nogil=True)
+def _pool(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
+          known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
+          hidden_discard: bool, misfit: float, seed: np.uint64, first: int, count: int,
+          now_out: np.ndarray) -> None:
+    """Deals ``first`` to ``first + count - 1`` as :func:`_samples` draws them (:func:`_draw`), not
+    valued: the seats' hands at the view of each (``now_out``)."""
+    S0 = np.zeros(_FIELDS, np.int64)
+    acts = np.empty(40, np.int64)
+    rs = np.zeros(1, np.uint64)
+    cards = np.empty(pool.shape[0], np.int64)
+    dealt = np.zeros(4, np.int64)
+    now = np.zeros(4, np.int64)
+    for i in range(count):
+        _seed_hand(rs, seed, first + i)
+        _draw(R, H, dealer, seat, up, prefix, mine, known_discard, pool, need, up_taken, up_fixed, hidden_discard,
+              misfit, rs, cards, now, dealt, S0, acts)
+        for s in range(4):
+            now_out[i, s] = S0[_F_HANDS + s]
+
+
 # --- the Python side ------------------------------------------------------------------------------------------
 class _Setup:
     """What every sample of one view shares, as the compiled code takes it."""
 
-    def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool) -> None:
+    def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool, misfit: float) -> None:
         rules = view.rules
         seat = view.seat
         up = view.up_card
@@ -442,6 +504,8 @@ class _Setup:
                              dtype=np.int64)
         self.cands = np.array([int(a) for a in candidates], dtype=np.int64)
         self.own_bids = own_bids
+        self.misfit = misfit
+        """Below 1: the deals are drawn by the other seats' bids (:func:`_draw`)."""
 
 
 TT_BITS = 14
@@ -478,13 +542,15 @@ def _run(setup: _Setup, seed: int, first: int, count: int) -> tuple[np.ndarray, 
     suffix = np.zeros((count, nc, MAX_SUFFIX), np.int16)
     nsuffix = np.zeros((count, nc), np.int64)
     lhand = np.zeros((count, nc), np.int64)
+    surprise = np.zeros(count, np.int64)
+    weight = np.zeros(count, np.float64)
     tt_key, tt_gen, tt_lo, tt_hi = tables.tt
     _samples(setup.rules_row, setup.heuristic_row, setup.dealer, setup.seat, setup.up, setup.prefix, setup.mine,
              setup.known_discard, setup.pool, setup.need, setup.up_taken, setup.up_fixed, setup.hidden_discard,
-             setup.cands, setup.own_bids, np.uint64(seed), first, count,
+             setup.cands, setup.own_bids, setup.misfit, np.uint64(seed), first, count,
              tt_key, tt_gen, tt_lo, tt_hi, tables.gen, tables.buf, tables.fr,
-             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand)
-    return now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand
+             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight)
+    return now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -509,6 +575,36 @@ class Samples(NamedTuple):
     deals: np.ndarray
     """(samples, 6) int64: the hands as dealt (four masks), the stock's mask and the card the
     dealer buried (-1 if none yet): the deal itself (:func:`sample_state`)."""
+    surprises: np.ndarray
+    """(samples,) int64: with the bot's ``infer_bids``, how many of the other seats' bids the
+    heuristic player would not have made on the deal (zeros without it)."""
+    weights: np.ndarray
+    """(samples,) float64: each deal's weight (1 without ``infer_bids``; with it the deals are
+    drawn by the bidding, and one of two or more surprises weighs ``bid_misfit`` for each but one)."""
+
+
+def pool_hands(bot: SearchBot, view: PlayerView, count: int, seed: int, *, threads: int = 1) -> np.ndarray:
+    """(count, 4) int64: the seats' hands at the view on ``count`` deals drawn as
+    :func:`sample_values` draws them for ``bot`` (by the bidding with its ``infer_bids``), not
+    valued: where the deals are drawn by the bidding, the control variate's features have these
+    deals' means, not zero (:func:`euchre.bots.control.corrected`)."""
+    if not covered(view):
+        raise ValueError("the compiled bidding samples do not cover this view (fastbid.covered)")
+    setup = _Setup(view, [], bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0)
+    seed &= (1 << 64) - 1
+
+    def run(part: tuple[int, int]) -> np.ndarray:
+        out = np.zeros((part[1], 4), np.int64)
+        _pool(setup.rules_row, setup.heuristic_row, setup.dealer, setup.seat, setup.up, setup.prefix, setup.mine,
+              setup.known_discard, setup.pool, setup.need, setup.up_taken, setup.up_fixed, setup.hidden_discard,
+              setup.misfit, np.uint64(seed), part[0], part[1], out)
+        return out
+
+    if threads > 1 and count >= 2 * threads:
+        step = -(-count // threads)
+        return np.concatenate(list(_executor(threads).map(run, [(a, min(step, count - a))
+                                                                for a in range(0, count, step)])))
+    return run((0, count))
 
 
 def sample_state(view: PlayerView, deal: np.ndarray) -> State:
@@ -540,16 +636,16 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
 
     if not covered(view):
         raise ValueError("the compiled bidding samples do not cover this view (fastbid.covered)")
-    setup = _Setup(view, candidates, bot.own_bids)
+    setup = _Setup(view, candidates, bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0)
     seed &= (1 << 64) - 1
     if threads > 1 and count >= 2 * threads:
         step = -(-count // threads)
         parts = [(a, min(step, first + count - a)) for a in range(first, first + count, step)]
         chunks = list(_executor(threads).map(lambda p: _run(setup, seed, p[0], p[1]), parts))
-        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand = (np.concatenate(x)
-                                                                     for x in zip(*chunks, strict=True))
+        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight = (
+            np.concatenate(x) for x in zip(*chunks, strict=True))
     else:
-        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand = _run(setup, seed, first, count)
+        now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight = _run(setup, seed, first, count)
     seat = setup.seat
     players = view.rules.players
     sides = view.rules.sides
@@ -581,4 +677,4 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
                 values[a] = table[direct[i][j]]
         rows.append(values)
     hands = [tuple(h) for h in now[:, :players].tolist()]
-    return Samples(rows, hands, deal)
+    return Samples(rows, hands, deal, surprise, weight)

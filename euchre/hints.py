@@ -16,11 +16,19 @@ A hint takes more deals than a computer player's decision (:data:`HINT_SAMPLES`,
 before the play) are dealt and valued by compiled code (:mod:`euchre.fastbid`): each deal gets
 exactly the values the search bot's Python path (``SearchBot._values``) gives it, at about a
 quarter of the cost (and the solver's search got cheaper), so a bid hint affords 6,000 deals in
-1.2 to 1.5 times what 800 took (about a second on one core); the deals are drawn by the compiled
+1.2 to 1.5 times what 800 took (about a second on one core; two to three where the bids are read:
+the deals they leave likely, with a strong maker, take longer to solve); the deals are drawn by the compiled
 sampler from a seed the hint's seed gives, so the numbers differ from the Python path's for the
 same seed, from the same distribution. Where it does not cover the
 rules (the house rules' calls for best and offers, see :func:`euchre.fastbid.covered`) the
 Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
+
+A hint reads the bidding (``read_bids``, the Euchre games): its deals are the ones the other
+seats' bids left likely, read with the heuristic player's model of a bid (:data:`HINT_MISFIT`
+before the play, where :mod:`euchre.fastbid` draws the deals by the bids, :data:`HINT_PLAY_MISFIT`
+in the card play, where they are weighed). A hint's points are what the seat can expect, and a
+partner's order up says it holds trumps: unread, the dealer was told to expect about a point less
+than the real deals gave, whatever it discarded (``bench/hint_calibration.py``).
 
 A hint removes part of the sampling noise with a control variate (``control``, the module
 :mod:`euchre.bots.control`): where each unseen card lies. Cards the seat cannot tell apart (of one
@@ -51,7 +59,8 @@ if TYPE_CHECKING:
     from euchre.fastbid import Samples
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
-           "HINT_HOUSE_BID_SAMPLES", "HINT_SISTER_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z"]
+           "HINT_HOUSE_BID_SAMPLES", "HINT_SISTER_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z",
+           "HINT_MISFIT", "HINT_PLAY_MISFIT"]
 
 HINT_SAMPLES = 4800
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
@@ -78,6 +87,22 @@ are solved three to four times faster, and the reading of the card play (which w
 leaves fewer of them effective (9,600 deals). Not the double deck's before its last five tricks:
 its truncated search's rollouts (:func:`euchre.bots.search.within_reach`) are no cheaper then (a
 hint at its third trick took 4 s with it)."""
+HINT_MISFIT = 0.05
+"""Before the play (a bid, a discard): the weight of a sampled deal for each other seat's bid that
+the heuristic player would not have made with the deal's cards (the search bot's ``infer_bids``,
+sharper than its :data:`~euchre.bots.search.MISFIT`), the deals drawn by the bidding
+(:mod:`euchre.fastbid`). A hint's points are what the seat can expect, so its deals must be the
+ones the bidding left likely: unread, a dealer whose partner had ordered up was told to expect
+about -1.1 points for every discard, a point below the solved value of the real deals
+(bench/README.md, ``bench/hint_calibration.py``)."""
+HINT_PLAY_MISFIT = 0.2
+"""The same in the card play, where the deals are weighed (the Python path draws them uniformly):
+sharper, the weights left too few effective deals for the hint's stability (issue 14), and by
+then the cards played say much of what the bids did."""
+READ_FACTOR = 3
+"""Half-samples: a card play of the first :data:`LATE_TRICKS` tricks read by the bids takes
+``READ_FACTOR / 2`` times the card samples (7,200 deals): the bids' weights leave fewer of the
+deals effective, and the early play was the hints' least stable phase already."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -138,7 +163,8 @@ def searchable(view: PlayerView) -> bool:
 
 class _HintBot(SearchBot):
     """The search bot as a hint uses it: the control variate on unless ``control`` is false
-    (:mod:`euchre.bots.control`), a bid's compiled samples on ``threads`` threads."""
+    (:mod:`euchre.bots.control`), a bid's compiled samples on ``threads`` threads, the bidding read
+    with :data:`HINT_MISFIT` (when ``infer_bids``)."""
 
     def __init__(self, *args: object, control: bool = True, compiled: bool = True, threads: int = 1,
                  **kw: object) -> None:
@@ -152,18 +178,26 @@ class _HintBot(SearchBot):
 
         return fastbid.sample_values(self, view, candidates, count, seed, first=first, threads=self.threads)
 
+    def _compiled_pool(self, view: PlayerView, count: int, seed: int):  # -> numpy array (count x 4)
+        """The control variate's deals (:func:`euchre.fastbid.pool_hands`) on ``threads`` threads."""
+        from euchre import fastbid
+
+        return fastbid.pool_hands(self, view, count, seed, threads=self.threads)
+
 
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None,
          control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES, threads: int = 1,
-         house_bid_samples: int = HINT_HOUSE_BID_SAMPLES) -> list[Hint]:
+         house_bid_samples: int = HINT_HOUSE_BID_SAMPLES, read_bids: bool = True) -> list[Hint]:
     """Every legal action of the seat to act (or only ``actions``) with its expected points, best
     first; ``seed`` defaults to :func:`position_seed`. ``samples`` and ``bid_samples`` set the
     budget (sampled deals per card play, :data:`LATE_FACTOR` times as many late in the hand, and
     per bid, but at most ``house_bid_samples`` per bid that :mod:`euchre.fastbid` does not cover;
     ``auction_samples`` per bid or naming of trump in the auction games); ``control``:
     the control variate (see the module docstring); ``threads``: the threads a bid's compiled
-    samples are split among (:mod:`euchre.fastbid`; the hint is the same for any number). Raises
+    samples are split among (:mod:`euchre.fastbid`; the hint is the same for any number);
+    ``read_bids``: weigh the deals by the other seats' bids (:data:`HINT_MISFIT`; the Euchre games,
+    not the sister games, whose bidders the heuristic player's model does not describe). Raises
     ``ValueError`` for a view whose seat is not to act, :class:`~euchre.errors.IllegalActionError`
     for ``actions`` that are empty or not all legal there."""
     if view.seat is None or not view.legal_actions:
@@ -175,7 +209,9 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
-                   auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples)
+                   auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples,
+                   infer_bids=read_bids and view.rules.sister_game is None,
+                   bid_misfit=HINT_PLAY_MISFIT if view.phase.name == "PLAY" else HINT_MISFIT)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if actions is not None:
         wrong = [a for a in legal if a not in view.legal_actions]
@@ -185,6 +221,8 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
                  else "no actions to hint") + f"; the legal actions: {', '.join(map(str, view.legal_actions))}")
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS and within_reach(view):
         bot.samples = samples * LATE_FACTOR  # (not the truncated search's: its rollouts cost as much late)
+    elif view.phase.name == "PLAY" and bot.infer_bids:
+        bot.samples = samples * READ_FACTOR // 2
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points
     return [Hint(e.action, e.points, e.stderr, best - e.points, e.stderr_vs_best, e.samples) for e in evals]

@@ -256,3 +256,62 @@ def test_a_bot_on_compiled_samples_decides_by_its_seed() -> None:
     b = SearchBot(seed=8, compiled_bids=True, bid_samples=200)
     assert a.evaluate(view) == b.evaluate(view)
     assert a.choose(view) == b.choose(view)
+
+
+@pytest.mark.parametrize(("preset", "switches"), COVERED)
+def test_compiled_samples_read_the_bids_as_the_python_path(preset: str, switches: dict[str, object]) -> None:
+    """With ``infer_bids``, each deal's count of the other seats' bids the heuristic player would not
+    have made is the Python path's (``SearchBot._bid_weight``), and a deal's weight follows it."""
+    rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
+    bot = SearchBot(seed=1, infer_bids=True)
+    read = surprised = 0
+    for i, view in enumerate(bid_views(rules, 5, 24)):
+        got = fastbid.sample_values(bot, view, list(view.legal_actions), 8, 500 + i)
+        for deal, k in zip(got.deals, got.surprises.tolist(), strict=True):
+            sample = fastbid.sample_state(view, deal)
+            assert bot._bid_weight(sample, view.seat, 0.5, {}) == 0.5 ** k  # type: ignore[arg-type]
+            surprised += k > 0
+        read += any(s != view.seat and a is not None and a.is_bid for s, a in view.actions)
+    assert read and surprised, "some views follow another seat's bid, and some deals do not explain it"
+    plain = fastbid.sample_values(SearchBot(seed=1), bid_views(rules, 5, 1)[0], [], 4, 1)
+    assert not plain.surprises.any()  # (not read without infer_bids)
+
+
+def test_deals_drawn_by_the_bidding_are_the_python_paths_weighted_deals() -> None:
+    """With ``infer_bids`` the compiled deals are drawn by the bidding (a deal that does not explain
+    the bids is drawn again, or weighs less: ``fastbid._draw``); weighted, they describe the same
+    hands as the Python path's uniform deals weighed by ``SearchBot._bid_weight``. Measured on
+    the partner's hand after its order up (RULES.md 3), and the control variate's pool
+    (``pool_hands``) is drawn as the valued deals are."""
+    import numpy as np
+
+    from euchre.cards import effective_suit
+    from euchre.state import State
+
+    state = State(Rules(), dealer=0, hands=["Ac 9c Tc 9d Ks", "9s Ts Qc Kd Qd", "Jh Ah Th Kc Ad",
+                                            "Kh Jc Js Qs As"], up_card="Qh")
+    state.push("pass")
+    state.push("order")
+    view = PlayerView.of(state, 0)
+    bot = SearchBot(seed=1, infer_bids=True, bid_misfit=0.05)
+    got = fastbid.sample_values(bot, view, [view.legal_actions[0]], 3000, 11)
+    hearts = [c for c in range(24) if effective_suit(c, view.trump) == view.trump]  # trumps: hearts and Jd
+
+    def trumps(hands: np.ndarray) -> np.ndarray:
+        return np.array([bin(h[2] & sum(1 << c for c in hearts)).count("1") for h in hands], dtype=float)
+
+    w = got.weights
+    assert set(got.surprises.tolist()) <= {0, 1, 2} and (w[got.surprises <= 1] == 1).all()
+    compiled = float((trumps(np.array(got.hands)) * w).sum() / w.sum())
+    rng = random.Random(5)
+    plain, weights = [], []
+    for _ in range(3000):
+        sample = view.resample(rng)
+        plain.append(trumps(np.array([sample.hands]))[0])
+        weights.append(bot._bid_weight(sample, 0, 0.05, {}))
+    python = float(np.dot(plain, weights) / sum(weights))
+    uniform = float(np.mean(plain))
+    assert python > uniform + 0.5  # the order says the partner holds trumps
+    assert abs(compiled - python) < 0.12, (compiled, python)
+    pooled = fastbid.pool_hands(bot, view, 3000, 12)
+    assert abs(trumps(pooled).mean() - trumps(np.array(got.hands)).mean()) < 0.12

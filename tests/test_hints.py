@@ -316,3 +316,25 @@ def test_hint_refuses_actions_that_are_not_legal_or_none() -> None:
         hint(view, actions=[], samples=4, bid_samples=8)
     [only] = hint(view, actions=[Action.parse("pass")], samples=4, bid_samples=8)
     assert str(only.action) == "pass"
+
+
+def test_a_hint_reads_the_bids_before_it() -> None:
+    """The dealer whose partner ordered up (RULES.md 3: the partner's order, the dealer's discard):
+    the partner's strong hand is read from the order, so the hint expects the points of a strong
+    side; unread (a random partner), every discard looked like a euchre. The first seat to bid has
+    no bid to read: there the two hints are the same."""
+    from euchre.state import State
+
+    state = State(Rules(), dealer=0, hands=["Ac 9c Tc 9d Ks", "9s Ts Qc Kd Qd", "Jh Ah Th Kc Ad",
+                                            "Kh Jc Js Qs As"], up_card="Qh")
+    first = PlayerView.of(state, state.to_act)
+    assert hint(first, bid_samples=600) == hint(first, bid_samples=600, read_bids=False)
+    state.push("pass")
+    state.push("order")  # the partner, with the left bower, the ace and the ten of hearts
+    view = PlayerView.of(state, 0)
+    assert view.phase is Phase.DISCARD
+    read = hint(view, bid_samples=1500)
+    unread = hint(view, bid_samples=1500, read_bids=False)
+    assert read[0].points > unread[0].points + 0.6
+    assert unread[0].points < -0.5 < read[0].points  # (the real deal: +1 whatever the dealer discards)
+    assert str(read[0].action) == "discard 9d"  # the lone diamond small: short in a side suit

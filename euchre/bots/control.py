@@ -147,18 +147,24 @@ def features(view: PlayerView, hands: Sequence[tuple[int, ...]]):  # -> numpy ar
 
 
 def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tuple[int, ...]],
-              rows: Sequence[tuple[float, dict[Action, tuple[float, float]]]], utility: bool) -> list[Evaluation]:
+              rows: Sequence[tuple[float, dict[Action, tuple[float, float]]]], utility: bool,
+              center: Sequence[tuple[int, ...]] | None = None) -> list[Evaluation]:
     """``evals`` with each choice's points (and its utility, with ``utility``; else the utility is
     the points) corrected by the control variate, and their standard errors with it; unchanged
     where it does not apply (:func:`controllable`, :data:`CONTROL_MIN`). ``hands`` are the seats'
     hands at the view on each sampled deal, ``rows`` each deal's weight and (points, utility) per
-    choice (the seat's own later choices already resolved), in the same order."""
+    choice (the seat's own later choices already resolved), in the same order. ``center``: the
+    hands of many more deals drawn as these were, where that is not uniformly
+    (:func:`euchre.fastbid.pool_hands`, deals drawn by the bidding): the features' means there
+    stand for their expectation, which is zero only under uniform dealing."""
     if not controllable(view):
         return list(evals)
     import numpy as np
 
     with one_blas_thread():
-        X = features(view, hands)
+        X = features(view, list(hands) + list(center or ()))
+        mu = X[len(hands):].mean(axis=0) if center else 0.0
+        X = X[:len(hands)]
         n, k = X.shape
         if k == 0 or n < CONTROL_MIN * k:
             return list(evals)
@@ -182,7 +188,7 @@ def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tup
             z = w * (y - r) / wbar
             beta = proj @ z
             resid = z - A @ beta
-            return r - float(beta[1:] @ xbar), math.sqrt(float(resid @ resid) / dof / n)
+            return r - float(beta[1:] @ (xbar - mu)), math.sqrt(float(resid @ resid) / dof / n)
 
         est = {a: fit(pts[a]) for a in acts}
         top = max(acts, key=lambda a: est[a][0])

@@ -4,7 +4,9 @@ For each decision the bot deals the cards it cannot see at random, consistently 
 its seat knows (:meth:`~euchre.view.PlayerView.resample`: cards played, voids shown, the up card in
 the dealer's hand, its own buried card). With ``infer_bids`` it also weighs each sample by how
 well it explains the bidding: a sample in which the heuristic player would have bid as the seat
-really did counts fully, one in which it would not counts :data:`MISFIT` as much.
+really did counts fully, one in which it would not counts ``bid_misfit`` (:data:`MISFIT`) as much
+(the compiled samples of a decision before the play are drawn that way instead: a deal that does
+not explain the bids is drawn again, :mod:`euchre.fastbid`; the hints read the bids so).
 With ``infer_play`` (on by default) it weighs each sample by the other side's card play the same
 way: every card an opponent played with a choice that the heuristic player would not have played
 with the sampled hand multiplies the weight by :data:`PLAY_MISFIT`. Every legal action is then
@@ -118,6 +120,11 @@ __all__ = ["SearchBot", "Evaluation", "win_probability", "searches", "within_rea
 MISFIT = 0.2
 """Weight of a sample in which another seat's bid is not what the heuristic policy would have
 bid with the sampled cards (1 when it is)."""
+POOL_FACTOR = 4
+"""With ``infer_bids`` and ``control``: the deals drawn (not valued) to find the control variate's
+features' means, per deal valued (a drawn deal costs a few microseconds, a valued one 0.2 ms)."""
+POOL_SEED = 0x9E3779B97F4A7C15
+"""Mixed into a decision's seed for those deals (other deals than the valued ones)."""
 BID_MARGIN = 0.1
 """Points a call that makes trump must beat passing by (the solver is optimistic about play)."""
 ALONE_MARGIN = 0.1
@@ -372,8 +379,10 @@ class SearchBot(Bot):
     bid valued in Python (its best choice ahead by less than ``close_margin`` points) is sampled up
     to ``close_factor`` times as often.
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
-    (``None``: not read). ``infer_bids`` weighs samples by the bidding (off by default: measured,
-    it did not pay, see the module docstring), ``score_aware`` values points by the chance of
+    (``None``: not read). ``infer_bids`` weighs samples by the bidding, ``bid_misfit`` (:data:`MISFIT`)
+    for each other seat's bid the heuristic player would not have made with the sample's cards, on
+    the compiled samples too (off by default: measured, it did not pay, see the module docstring;
+    the hints read the bids, :data:`euchre.hints.HINT_MISFIT`), ``score_aware`` values points by the chance of
     winning the game (``tie_points``: the weight of points there, :data:`TIE_POINTS`), ``own_bids``
     plays the seat's own later bids in a bid's rollout as the bot will (see the module docstring).
     ``auction_samples`` replaces ``bid_samples`` in the auction games (Hasenpfeffer's bids and
@@ -431,7 +440,7 @@ class SearchBot(Bot):
 
     ``bids_in_play`` and ``infer_partner`` (both ``None``, off, by default) read more of what the
     seat has seen during the play, each a weight per surprise: the other seats' bids (as
-    ``infer_bids`` does, but only once the play starts, so the bids keep their compiled samples;
+    ``infer_bids`` does, but only once the play starts;
     :meth:`_bid_weight`) and the partner's cards (as ``infer_play`` reads the other side's), both
     with the heuristic player's model. Measured against the expert as it is over 600 deals each
     (bench/README.md): the bids at 0.1 a surprise -0.009 +- 0.022 points per hand (28 deals
@@ -470,7 +479,7 @@ class SearchBot(Bot):
                  early_play: bool = True, early_even: bool | None = None, compiled_bids: bool = True,
                  house_bid_samples: int = HOUSE_BID_SAMPLES, late_fusion: int = 0,
                  bids_in_play: float | None = None, infer_partner: float | None = None,
-                 control: bool = False) -> None:
+                 control: bool = False, bid_misfit: float = MISFIT) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -491,11 +500,13 @@ class SearchBot(Bot):
                 raise ValueError(f"{name} must be true or false, not {on!r}")
         if early_even is not None and not isinstance(early_even, bool):
             raise ValueError(f"early_even must be true, false or null, not {early_even!r}")
-        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner}.items():
+        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner,
+                             "bid_misfit": bid_misfit}.items():
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float))
                                        or not 0 < weight <= 1):
                 raise ValueError(f"{name} must be a number above 0 and at most 1, or null, not {weight!r}")
         self.seed = seed
+        self.bid_misfit = bid_misfit
         self.control = control
         self.late_fusion = late_fusion
         self.infer_partner = infer_partner
@@ -589,7 +600,7 @@ class SearchBot(Bot):
         legal = list(view.legal_actions) if actions is None else list(actions)
         prune = actions is None
         bidding = view.phase is not Phase.PLAY
-        fast = bidding and self.compiled_bids and not self.infer_bids and compiled_covers(view)
+        fast = bidding and self.compiled_bids and compiled_covers(view)
         close = self.close_factor
         if samples is not None:
             count = samples
@@ -623,7 +634,7 @@ class SearchBot(Bot):
         i = 0
         while i < most:
             sample = view.resample(self._rng)
-            w = self._bid_weight(sample, seat, MISFIT, said) if self.infer_bids else 1.0
+            w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
             if read_bids is not None:
                 w *= self._bid_weight(sample, seat, read_bids, said)
             if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
@@ -648,7 +659,8 @@ class SearchBot(Bot):
         """:meth:`evaluate` of a decision before the play on ``count`` compiled samples
         (:mod:`euchre.fastbid`): the same values per deal as the Python loop and round 2's
         pruning after a quarter of the budget, the deals drawn by the compiled sampler from one seed
-        this bot's generator gives. Every sample weighs 1 (the bidding is not read). A close bid
+        this bot's generator gives. Every sample weighs 1 unless the bot reads the bidding
+        (``infer_bids``: :attr:`bid_misfit` for each bid the deal does not explain). A close bid
         is not sampled on (``close_factor``): the budget is already many times the Python path's
         most."""
         seed = self._rng.getrandbits(64)
@@ -657,11 +669,23 @@ class SearchBot(Bot):
         for first, upto in ((0, min(cut, count)), (cut, count)):
             if upto > first:
                 batch = self._compiled_batch(view, candidates, upto - first, seed, first)
-                for values, hands in zip(batch.values, batch.hands, strict=True):
-                    acc.add(values, 1.0, hands if self.control else None)
+                for values, hands, w in zip(batch.values, batch.hands, batch.weights.tolist(), strict=True):
+                    acc.add(values, w, hands if self.control else None)
             if upto == cut:
                 candidates = self._prune(candidates, acc)
-        return self._finish(acc, candidates, view)
+        center = None
+        if self.control and self.infer_bids and any(s != view.seat and a is not None and a.is_bid
+                                                    for s, a in view.actions):
+            # (the deals were drawn by the bidding: the control variate needs their features' means)
+            center = [tuple(h) for h in self._compiled_pool(view, POOL_FACTOR * count, seed ^ POOL_SEED).tolist()]
+        return self._finish(acc, candidates, view, center)
+
+    def _compiled_pool(self, view: PlayerView, count: int, seed: int):  # -> numpy array (count x 4)
+        """The hands at the view of ``count`` deals drawn as the compiled samples are, not valued
+        (:func:`euchre.fastbid.pool_hands`)."""
+        from euchre import fastbid
+
+        return fastbid.pool_hands(self, view, count, seed)
 
     def _compiled_batch(self, view: PlayerView, candidates: list[Action], count: int, seed: int,
                         first: int) -> Samples:
@@ -675,8 +699,10 @@ class SearchBot(Bot):
         table (:func:`~euchre.bots.search_napoleon.napoleon_budget`)."""
         return napoleon_budget(view, self.samples, self.auction_samples)
 
-    def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView) -> list[Evaluation]:
-        """The evaluations from the sums so far, best first (``acc`` is not changed)."""
+    def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView,
+                center: list[tuple[int, ...]] | None = None) -> list[Evaluation]:
+        """The evaluations from the sums so far, best first (``acc`` is not changed); ``center``:
+        the control variate's deals for the features' means (:func:`euchre.bots.control.corrected`)."""
         sums = {a: list(acc.sums[a]) for a in candidates}
         debt = dict.fromkeys(candidates, 0.0)  # margins owed by later calls (weighted points)
         slope = self._slope(view)
@@ -700,7 +726,7 @@ class SearchBot(Bot):
         if self.control and len(acc.hands) == acc.count:
             from euchre.bots.control import corrected
 
-            out = corrected(out, view, acc.hands, rows, self._score_matters(view))
+            out = corrected(out, view, acc.hands, rows, self._score_matters(view), center)
         out.sort(key=lambda e: -self._adjusted(e, view))
         return out
 
