@@ -284,6 +284,11 @@ def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: 
              memo)
 
 
+KEEP_FLOOR = 1 / 64
+"""The least chance a deal that does not explain the bids is kept with (:func:`_draw`), so a very
+sharp ``bid_misfit`` costs at most 64 draws a deal on average, not millions."""
+
+
 @njit(cache=True, nogil=True)
 def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
           known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
@@ -293,9 +298,10 @@ def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix:
     hands as dealt): ``(weight, surprises, buried card or -1, stock mask)``. With ``misfit`` below 1
     the deal is drawn by the bidding: each of the other seats' bids of the view that the heuristic
     player would not have made on it (``SearchBot._bid_weight``'s test) is a surprise, and a deal
-    with ``k`` of them is kept with probability ``max(misfit ** k, misfit)`` (else drawn again) and
-    weighs ``misfit ** k`` over that: exactly the deals ``SearchBot._bid_weight`` weighs, with at
-    most ``1 / misfit`` draws a deal and every deal of at most one surprise weighing 1."""
+    with ``k`` of them is kept with probability ``max(misfit ** k, misfit, KEEP_FLOOR)`` (else drawn
+    again) and weighs ``misfit ** k`` over that: the deals ``SearchBot._bid_weight`` weighs, in the
+    same proportions, with at most ``1 / misfit`` draws a deal on average (``1 / KEEP_FLOOR`` for a
+    sharper misfit) and every deal of at most one surprise weighing 1 (for a misfit from the floor up)."""
     n = R[_R_N]
     m = pool.shape[0]
     while True:
@@ -358,8 +364,9 @@ def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix:
         if surprises == 0:
             return 1.0, 0, buried, stock
         keep = misfit ** surprises
-        if _uniform(rs) < max(keep, misfit):
-            return keep / max(keep, misfit), surprises, buried, stock
+        chance = max(keep, misfit, KEEP_FLOOR)
+        if _uniform(rs) < chance:
+            return keep / chance, surprises, buried, stock
 
 
 @njit(cache=True, nogil=True)

@@ -315,3 +315,14 @@ def test_deals_drawn_by_the_bidding_are_the_python_paths_weighted_deals() -> Non
     assert abs(compiled - python) < 0.12, (compiled, python)
     pooled = fastbid.pool_hands(bot, view, 3000, 12)
     assert abs(trumps(pooled).mean() - trumps(np.array(got.hands)).mean()) < 0.12
+
+
+def test_a_very_sharp_reading_of_the_bids_still_draws_its_deals() -> None:
+    """A deal that does not explain the bids is kept at least one time in 64 (``KEEP_FLOOR``), so a
+    reading of one in a million costs a bounded number of draws, and its deals weigh what it says."""
+    view = next(v for v in bid_views(Rules(), 11, 60) if v.phase is Phase.BID2)
+    bot = SearchBot(seed=1, infer_bids=True, bid_misfit=1e-6)
+    got = fastbid.sample_values(bot, view, list(view.legal_actions), 200, 3)
+    for k, w in zip(got.surprises.tolist(), got.weights.tolist(), strict=True):
+        assert w == pytest.approx(1e-6 ** k / max(1e-6 ** k, fastbid.KEEP_FLOOR))
+    assert len(fastbid.pool_hands(bot, view, 500, 4)) == 500
