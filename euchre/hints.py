@@ -26,7 +26,7 @@ Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
 A hint reads the bidding (``read_bids``, the Euchre games): its deals are the ones the other
 seats' bids left likely, read with the heuristic player's model of a bid (:data:`HINT_MISFIT`
 before the play, where :mod:`euchre.fastbid` draws the deals by the bids, :data:`HINT_PLAY_MISFIT`
-in the card play, where they are weighed). A hint's points are what the seat can expect, and a
+where they are weighed: the card play, the house rules' bids). A hint's points are what the seat can expect, and a
 partner's order up says it holds trumps: unread, the dealer was told to expect about a point less
 than the real deals gave, whatever it discarded (``bench/hint_calibration.py``).
 
@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from euchre.actions import Action
-from euchre.bots.search import SearchBot, searches, within_reach
+from euchre.bots.search import SearchBot, compiled_covers, searches, within_reach
 from euchre.errors import IllegalActionError, RulesError
 from euchre.view import PlayerView
 
@@ -96,9 +96,10 @@ ones the bidding left likely: unread, a dealer whose partner had ordered up was 
 about -1.1 points for every discard, a point below the solved value of the real deals
 (bench/README.md, ``bench/hint_calibration.py``)."""
 HINT_PLAY_MISFIT = 0.2
-"""The same in the card play, where the deals are weighed (the Python path draws them uniformly):
-sharper, the weights left too few effective deals for the hint's stability (issue 14), and by
-then the cards played say much of what the bids did."""
+"""The same where the deals are weighed, not drawn by the bids (the Python path: the card play,
+and the house rules' decisions that :mod:`euchre.fastbid` does not cover): sharper, the weights
+left too few effective deals for the hint's stability (issue 14), and in the play the cards
+played say much of what the bids did."""
 READ_FACTOR = 3
 """Half-samples: a card play of the first :data:`LATE_TRICKS` tricks read by the bids takes
 ``READ_FACTOR / 2`` times the card samples (7,200 deals): the bids' weights leave fewer of the
@@ -206,12 +207,12 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
         raise RulesError(f"Rules: hints do not advise {view.phase.name.lower()} in this game yet")
     if view.rules.sister_game is not None:
         samples = min(samples, HINT_SISTER_SAMPLES)
+    reads = read_bids and view.rules.sister_game is None
     bot = _HintBot(seed=position_seed(view) if seed is None else seed, samples=samples, bid_samples=bid_samples,
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
                    auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples,
-                   infer_bids=read_bids and view.rules.sister_game is None,
-                   bid_misfit=HINT_PLAY_MISFIT if view.phase.name == "PLAY" else HINT_MISFIT)
+                   infer_bids=reads, bid_misfit=HINT_MISFIT if reads and compiled_covers(view) else HINT_PLAY_MISFIT)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if actions is not None:
         wrong = [a for a in legal if a not in view.legal_actions]

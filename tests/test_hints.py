@@ -338,3 +338,31 @@ def test_a_hint_reads_the_bids_before_it() -> None:
     assert read[0].points > unread[0].points + 0.6
     assert unread[0].points < -0.5 < read[0].points  # (the real deal: +1 whatever the dealer discards)
     assert str(read[0].action) == "discard 9d"  # the lone diamond small: short in a side suit
+
+
+def test_the_bids_are_read_sharply_only_where_the_deals_are_drawn_by_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the play the compiled samples draw the deals by the bids (:data:`HINT_MISFIT`); where
+    deals are weighed instead (the card play, a house rule's bid on the Python path) a sharp weight
+    would leave too few of them, so they are read at :data:`HINT_PLAY_MISFIT`."""
+    from euchre import hints
+    from euchre.state import State
+
+    seen: list[tuple[bool, float]] = []
+    real = hints._HintBot.__init__
+
+    def spy(self: hints._HintBot, *args: object, **kw: object) -> None:
+        seen.append((bool(kw["infer_bids"]), float(kw["bid_misfit"])))  # type: ignore[arg-type]
+        real(self, *args, **kw)
+
+    monkeypatch.setattr(hints._HintBot, "__init__", spy)
+    hands = ["Ac 9c Tc 9d Ks", "9s Ts Qc Kd Qd", "Jh Ah Th Kc Ad", "Kh Jc Js Qs As"]
+    plain = State(Rules(), dealer=0, hands=hands, up_card="Qh")
+    best = State(Rules(call_for_best=True), dealer=0, hands=hands, up_card="Qh")
+    for s in (plain, best):
+        s.push("pass")
+    for s, samples in ((plain, 60), (best, 20)):
+        hint(PlayerView.of(s, s.to_act), bid_samples=samples, house_bid_samples=samples)
+    plain.push("order")
+    plain.push("discard 9d")
+    hint(PlayerView.of(plain, plain.to_act), samples=20)
+    assert seen == [(True, hints.HINT_MISFIT), (True, hints.HINT_PLAY_MISFIT), (True, hints.HINT_PLAY_MISFIT)]
