@@ -577,6 +577,12 @@ def test_a_bad_bids_in_play_is_refused_up_front(value: object) -> None:
         SearchBot(seed=1, bids_in_play=value)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("value", [0, -0.5, 1.5, True, "0.1", None])
+def test_a_bad_bid_misfit_is_refused_up_front(value: object) -> None:
+    with pytest.raises(ValueError, match="^bid_misfit must be a number above 0 and at most 1, not "):
+        SearchBot(seed=1, bid_misfit=value)  # type: ignore[arg-type]
+
+
 def test_bids_in_play_reads_the_bidding_only_in_the_play() -> None:
     """The option reads the bidding only once the play starts: every bid is valued exactly as
     without it (on its compiled samples), and cards are valued differently somewhere."""

@@ -500,8 +500,9 @@ class SearchBot(Bot):
                 raise ValueError(f"{name} must be true or false, not {on!r}")
         if early_even is not None and not isinstance(early_even, bool):
             raise ValueError(f"early_even must be true, false or null, not {early_even!r}")
-        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner,
-                             "bid_misfit": bid_misfit}.items():
+        if isinstance(bid_misfit, bool) or not isinstance(bid_misfit, (int, float)) or not 0 < bid_misfit <= 1:
+            raise ValueError(f"bid_misfit must be a number above 0 and at most 1, not {bid_misfit!r}")
+        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner}.items():
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float))
                                        or not 0 < weight <= 1):
                 raise ValueError(f"{name} must be a number above 0 and at most 1, or null, not {weight!r}")
@@ -660,7 +661,8 @@ class SearchBot(Bot):
         (:mod:`euchre.fastbid`): the same values per deal as the Python loop and round 2's
         pruning after a quarter of the budget, the deals drawn by the compiled sampler from one seed
         this bot's generator gives. Every sample weighs 1 unless the bot reads the bidding
-        (``infer_bids``: :attr:`bid_misfit` for each bid the deal does not explain). A close bid
+        (``infer_bids``: the deals are drawn by the bids, :func:`euchre.fastbid._draw`, and one
+        that leaves two or more unexplained weighs less). A close bid
         is not sampled on (``close_factor``): the budget is already many times the Python path's
         most."""
         seed = self._rng.getrandbits(64)
