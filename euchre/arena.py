@@ -1022,8 +1022,27 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
 
 def _worker_ignores_ctrl_c() -> None:
     """A pool worker leaves Ctrl-C to the parent, which stops the run and ends the workers: a
-    worker interrupted on its own printed its traceback over the arena's "interrupted"."""
+    worker interrupted on its own printed its traceback over the arena's "interrupted". It was
+    forked with Ctrl-C held back (:func:`_hold_ctrl_c`): ignored first, then let through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _hold_ctrl_c() -> set[int | signal.Signals] | None:
+    """Hold Ctrl-C back (the mask before, to restore; ``None`` where signals cannot be masked)
+    while a pool starts: a Ctrl-C then could reach a worker before it ignores it, or the parent
+    half-way through starting the pool's threads, outside the ``with`` that ends the pool (a
+    parallel arena interrupted under load once hung there)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_ctrl_c(held: set[int | signal.Signals] | None) -> None:
+    """Let Ctrl-C through again (one that came meanwhile is raised now)."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int) -> Generator[PairResult, None, None]:
@@ -1032,8 +1051,14 @@ def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int)
         for i in itertools.count():
             yield play_pair(a, b, rules, seed, i)
         return
-    with get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:  # leaving it (the generator
-        # closed) terminates the workers
+    held = _hold_ctrl_c()
+    try:
+        pool = get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c)
+    except BaseException:
+        _release_ctrl_c(held)
+        raise
+    with pool:  # leaving it (the generator closed, or Ctrl-C) terminates the workers
+        _release_ctrl_c(held)
         pending: deque[AsyncResult[list[PairResult]]] = deque()
         lo = 0
         while True:

@@ -598,3 +598,29 @@ def test_ctrl_c_stops_a_parallel_arena_without_the_workers_tracebacks() -> None:
         out, _ = p.communicate(timeout=120)
         assert p.returncode == 130, out[-2000:]
         assert "Traceback" not in out and "ForkPoolWorker" not in out, out[-2000:]
+
+
+def test_a_parallel_arena_holds_ctrl_c_back_only_while_its_pool_starts() -> None:
+    """The pool starts with Ctrl-C held back (a worker forked then could be interrupted before it
+    ignores Ctrl-C, or the parent between starting the pool and entering the block that ends it);
+    once it runs, the parent takes Ctrl-C again and the workers ignore it."""
+    import os
+    import signal
+    import time
+
+    from euchre.arena import _local_pairs
+
+    pairs = _local_pairs("random", "random", Rules(), 3, 2, 1)
+    try:
+        first = next(pairs)
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # released in the parent
+        kids = [int(x) for x in open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()]
+        workers = [k for k in kids if open(f"/proc/{k}/cmdline").read()]
+        assert len(workers) >= 2
+        for k in workers:
+            os.kill(k, signal.SIGINT)
+        time.sleep(0.3)
+        assert all(os.path.exists(f"/proc/{k}") for k in workers)  # ignored by the workers
+        assert next(pairs).index == first.index + 1
+    finally:
+        pairs.close()
