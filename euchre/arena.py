@@ -99,10 +99,11 @@ import os
 import random
 import signal
 import statistics
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Mapping, Sequence
-from contextlib import closing
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from multiprocessing.pool import AsyncResult
@@ -1022,27 +1023,33 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
 
 def _worker_ignores_ctrl_c() -> None:
     """A pool worker leaves Ctrl-C to the parent, which stops the run and ends the workers: a
-    worker interrupted on its own printed its traceback over the arena's "interrupted". It was
-    forked with Ctrl-C held back (:func:`_hold_ctrl_c`): ignored first, then let through."""
+    worker interrupted on its own printed its traceback over the arena's "interrupted"."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _hold_ctrl_c() -> set[int | signal.Signals] | None:
-    """Hold Ctrl-C back (the mask before, to restore; ``None`` where signals cannot be masked)
-    while a pool starts: a Ctrl-C then could reach a worker before it ignores it, or the parent
-    half-way through starting the pool's threads, outside the ``with`` that ends the pool (a
-    parallel arena interrupted under load once hung there)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[Callable[[], None]]:
+    """While a pool runs, Ctrl-C only sets a flag, and the function given raises it as
+    ``KeyboardInterrupt`` where it is called: between two waits for a result, never inside the
+    pool's own code (a Ctrl-C raised there, with one of its locks taken, left ``terminate``
+    waiting for ever: a parallel arena interrupted under load hung). Workers forked meanwhile
+    inherit the flag's handler until they ignore Ctrl-C. Outside the main thread, where no handler
+    can be set, Ctrl-C is left as it is."""
+    hit = threading.Event()
 
+    def check() -> None:
+        if hit.is_set():
+            hit.clear()
+            raise KeyboardInterrupt
 
-def _release_ctrl_c(held: set[int | signal.Signals] | None) -> None:
-    """Let Ctrl-C through again (one that came meanwhile is raised now)."""
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    if threading.current_thread() is not threading.main_thread():
+        yield check
+        return
+    old = signal.signal(signal.SIGINT, lambda signum, frame: hit.set())
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int) -> Generator[PairResult, None, None]:
@@ -1051,21 +1058,20 @@ def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int)
         for i in itertools.count():
             yield play_pair(a, b, rules, seed, i)
         return
-    held = _hold_ctrl_c()
-    try:
-        pool = get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c)
-    except BaseException:
-        _release_ctrl_c(held)
-        raise
-    with pool:  # leaving it (the generator closed, or Ctrl-C) terminates the workers
-        _release_ctrl_c(held)
+    with _ctrl_c_deferred() as interrupted, get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
+        # leaving the pool's block (the generator closed, or Ctrl-C) terminates the workers
         pending: deque[AsyncResult[list[PairResult]]] = deque()
         lo = 0
         while True:
+            interrupted()
             while len(pending) < 2 * jobs:
                 pending.append(pool.apply_async(_play_chunk, ((a, b, rules, seed, lo, lo + chunk),)))
                 lo += chunk
-            yield from pending.popleft().get()
+            head = pending.popleft()
+            while not head.ready():
+                head.wait(0.1)
+                interrupted()
+            yield from head.get()
 
 
 RAY_INSTALL = "pip install 'euchre[ray]' (from a clone: pip install -e '.[ray]')"
