@@ -585,9 +585,9 @@ def test_ctrl_c_stops_a_parallel_arena_without_the_workers_tracebacks() -> None:
     from pathlib import Path
 
     for wait in (0.5, 1.5):
-        p = subprocess.Popen([sys.executable, "-m", "euchre", "arena", "heuristic", "random", "--deals", "100000",
-                              "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             start_new_session=True)
+        p = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "euchre", "arena", "heuristic", "random",
+                              "--deals", "100000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, start_new_session=True)
         children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
         deadline = time.monotonic() + 60
         while len(children.read_text().split()) < 2:  # the workers are up: the run is under way
@@ -595,7 +595,12 @@ def test_ctrl_c_stops_a_parallel_arena_without_the_workers_tracebacks() -> None:
             time.sleep(0.05)
         time.sleep(wait)
         os.killpg(p.pid, signal.SIGINT)
-        out, _ = p.communicate(timeout=120)
+        try:
+            out, _ = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:  # (say where it hangs: every process's threads, by faulthandler)
+            os.killpg(p.pid, signal.SIGABRT)
+            out, _ = p.communicate(timeout=60)
+            pytest.fail(f"the arena did not stop within 120 s of Ctrl-C; its stacks:\n{out[-20000:]}")
         assert p.returncode == 130, out[-2000:]
         assert "Traceback" not in out and "ForkPoolWorker" not in out, out[-2000:]
 
