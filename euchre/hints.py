@@ -26,7 +26,8 @@ Python path values the deals, at most :data:`HINT_HOUSE_BID_SAMPLES` of them.
 A hint reads the bidding (``read_bids``, the Euchre games): its deals are the ones the other
 seats' bids left likely, read with the heuristic player's model of a bid (:data:`HINT_MISFIT`
 before the play, where :mod:`euchre.fastbid` draws the deals by the bids, :data:`HINT_PLAY_MISFIT`
-where they are weighed: the card play, the house rules' bids). A hint's points are what the seat can expect, and a
+where they are weighed: the card play, the house rules' bids; the first two tricks take
+:data:`READ_FACTOR` times the card deals). A hint's points are what the seat can expect, and a
 partner's order up says it holds trumps: unread, the dealer was told to expect about a point less
 than the real deals gave, whatever it discarded (``bench/hint_calibration.py``).
 
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Hint", "hint", "hintable", "searchable", "position_seed", "HINT_SAMPLES", "HINT_BID_SAMPLES",
            "HINT_HOUSE_BID_SAMPLES", "HINT_SISTER_SAMPLES", "HINT_AUCTION_SAMPLES", "LATE_FACTOR", "EVEN_Z",
-           "HINT_MISFIT", "HINT_PLAY_MISFIT"]
+           "HINT_MISFIT", "HINT_PLAY_MISFIT", "READ_FACTOR"]
 
 HINT_SAMPLES = 4800
 """Sampled deals per card-play hint (each is one exact solve of the rest of the hand)."""
@@ -100,10 +101,10 @@ HINT_PLAY_MISFIT = 0.2
 and the house rules' decisions that :mod:`euchre.fastbid` does not cover): sharper, the weights
 left too few effective deals for the hint's stability (issue 14), and in the play the cards
 played say much of what the bids did."""
-READ_FACTOR = 3
-"""Half-samples: a card play of the first :data:`LATE_TRICKS` tricks read by the bids takes
-``READ_FACTOR / 2`` times the card samples (7,200 deals): the bids' weights leave fewer of the
-deals effective, and the early play was the hints' least stable phase already."""
+READ_FACTOR = 1.5
+"""A card play of the first :data:`LATE_TRICKS` tricks read by the bids takes this many times the
+card samples (7,200 deals): the bids' weights leave fewer of the deals effective, and the early
+play was the hints' least stable phase already."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -223,7 +224,7 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
     if view.phase.name == "PLAY" and len(view.tricks) >= LATE_TRICKS and within_reach(view):
         bot.samples = samples * LATE_FACTOR  # (not the truncated search's: its rollouts cost as much late)
     elif view.phase.name == "PLAY" and bot.infer_bids:
-        bot.samples = samples * READ_FACTOR // 2
+        bot.samples = int(samples * READ_FACTOR)
     evals = sorted(bot.evaluate(view, actions=legal), key=lambda e: -e.points)
     best = evals[0].points
     return [Hint(e.action, e.points, e.stderr, best - e.points, e.stderr_vs_best, e.samples) for e in evals]
