@@ -374,9 +374,15 @@ def test_table_fits_with_settings_and_large_cards(pages: Pages, size: tuple[int,
         card = page.locator("#hand .card").first
 
         def width() -> Any:
-            # (after the last pass the hand may be between deals, no card shown for a moment)
-            card.wait_for(state="visible", timeout=30_000)
-            return card.bounding_box()
+            # (after the last pass the hand may be between deals, no card shown for a moment; a
+            # card shown can also be redrawn between the wait and the measure: None then, again)
+            deadline = time.monotonic() + 30
+            while True:
+                card.wait_for(state="visible", timeout=30_000)
+                box = card.bounding_box()
+                if box is not None or time.monotonic() > deadline:
+                    return box
+                page.wait_for_timeout(100)
 
         large = width()
         open_settings(page)
