@@ -433,6 +433,21 @@ def test_stats_page_fits_a_phone(pages: Pages, width: int) -> None:
     pages.shot(page, f"stats-{width}")
 
 
+def test_stats_page_counts_practice_games_apart(pages: Pages) -> None:
+    """A game whose deals come from a chosen seed is a practice game: /stats shows it under
+    Practice and leaves it out of the player's games (docs/server.md, "Practice games")."""
+    game = open_table(pages, "Pia Practice", settings={"speed": "off"}, rules={"target": 1}, seed=8)
+    play(game, lambda s: s["status"] == "over", timeout=60)
+    page = pages.page()
+    page.goto("/stats")
+    row = page.locator("#stats-body tr", has_text="Pia Practice")
+    row.wait_for()
+    assert page.locator("#stats th[data-sort='practice_games']").inner_text().startswith("Practice")
+    assert row.locator("td[data-label='Practice']").inner_text() == "1"
+    assert row.locator("td[data-label='Games']").inner_text() == "0"
+    assert row.locator("td[data-label='Win %']").inner_text() == "–"
+
+
 # --- claim and undo -----------------------------------------------------------------------------------------------
 def test_undo_puts_the_card_back(pages: Pages) -> None:
     page = open_table(pages, "Uma", settings={"speed": "normal"})

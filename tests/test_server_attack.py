@@ -516,6 +516,33 @@ def test_a_refused_stand_in_is_tried_again(db: str, tmp_path: Path, faults: Faul
 
 
 @pytest.mark.parametrize("db", ["sqlite"])
+def test_a_hint_whose_note_is_refused_is_not_given(db: str, tmp_path: Path, faults: Faults) -> None:
+    """A hint makes the game a practice game for its seat (docs/server.md, "Practice games"), noted
+    before the hint is sent: a note the database refuses refuses the hint and marks nothing;
+    asked again once the database takes it, the hint is given and noted."""
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="bots", name="Solo")
+
+        async def scenario() -> None:
+            c = await hello(srv, d["id"], d["token"])
+            while not (c.state and c.state["view"] and c.state["view"]["legal"]):
+                await c.recv(10)
+            faults.down = {"hinted"}
+            f = await _send_and_err(c, {"t": "hint"})
+            assert f["code"] == "unavailable", f
+            assert faults.refused and all(k == {"hinted"} for k in faults.refused)  # (the writer tries again)
+            assert "hint" not in [json.loads(x)["t"] for x in c.frames]
+            assert not srv.stored_row(d["id"]).seats[0].hinted
+            faults.heal()
+            await c.send({"t": "hint"})
+            assert (await c.until("hint", timeout=30))["d"]
+            assert [s.hinted for s in srv.stored_row(d["id"]).seats] == [True, False, False, False]
+            await c.close()
+
+        run(scenario(), timeout=90)
+
+
+@pytest.mark.parametrize("db", ["sqlite"])
 def test_a_database_that_is_down_answers_503(db: str, tmp_path: Path, faults: Faults) -> None:
     with live(db, tmp_path, idle_unload=0) as srv:
         faults.down = {"*"}

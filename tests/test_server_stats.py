@@ -1,9 +1,15 @@
-"""Statistics per player (``docs/server.md``, "Player ids and statistics"), on SQLite and PostgreSQL.
+"""Statistics per player (``docs/server.md``, "Player ids and statistics" and "Practice games"),
+on SQLite and PostgreSQL.
 
 A browser sends a random player id when it creates a table and in a seat's hello; ``/api/stats``
 groups by that id where a seat has one (so two people who keep the default name are two rows, and
 one person who renames is one row under their latest name) and by name otherwise. The id is never
 sent back. The migration that adds it (``0002``) upgrades a database made at ``0001`` in place.
+
+The totals count fair games only: a game where a seat took back a card or was given a hint is a
+practice game for that seat, one whose seed its creator chose for every seat, counted apart in
+``practice_games``; the marks are stored, so a restart in the middle of the game keeps them, and
+the migration that adds them (``0005``) marks the old rows it can tell from what is stored.
 """
 
 from __future__ import annotations
@@ -18,15 +24,19 @@ from typing import Any
 import pytest
 from server_support import DATABASES, Client, Live, fresh_database, serve
 from sqlalchemy import create_engine, insert, inspect, select, text
-from test_server_api import check_error, join, live, play_out, run, sync, tokens_of
+from test_server_api import check_error, friends_table, join, live, play_out, reply, run, sync, to_act, tokens_of
 
 from euchre.bots.persona import CAST
-from euchre.server.db import Store, results, seats, tables
+from euchre.server.db import Store, events, results, seats, tables
 
 ANN = "ann-browser-0123456789"
 BEA = "bea_browser_9876543210"
 QUICK = {"target": 1}
 """A game to one point: over after a hand or two."""
+HEAD = "0005"
+"""The newest migration."""
+SECRET = 3_141_592_653_589_793_238
+"""A seed the way the server draws its secret ones (uniform below 2**62)."""
 
 
 def key_of(player: str) -> str:
@@ -86,10 +96,10 @@ def test_two_players_of_the_default_name_are_two_rows(db: str, tmp_path: Path) -
         rows = humans(srv)
         assert sorted((p["name"], p["key"] or "", p["games"]) for p in rows) == sorted(
             [("You", key_of(ANN), 1), ("You", key_of(BEA), 1)])
-        # The shape is the old one plus ``key``.
+        # The shape is the old one plus ``key`` and ``practice_games``.
         assert set(rows[0]) == {"name", "key", "kind", "games", "wins", "hands", "points_per_hand", "calls",
                                 "make_rate", "euchred_rate", "defended", "euchre_rate", "loners", "loner_marches",
-                                "matches", "match_wins"}
+                                "matches", "match_wins", "practice_games"}
         # Bots are grouped by name, with no key, as before.
         bots = [p for p in stats(srv) if p["kind"] == "bot"]
         assert bots and all(p["key"] is None for p in bots)
@@ -205,8 +215,9 @@ def test_a_malformed_player_id_is_refused_and_creates_nothing(db: str, tmp_path:
 
 
 # --- the migration -----------------------------------------------------------------------------------
-def alembic_upgrade(url: str, revision: str) -> None:
-    """``alembic upgrade REVISION`` on ``url``, as :meth:`Store.migrate` runs it."""
+def alembic_upgrade(url: str, revision: str, *, down: bool = False) -> None:
+    """``alembic upgrade REVISION`` (``downgrade`` with ``down``) on ``url``, as
+    :meth:`Store.migrate` runs it."""
     from alembic import command
     from alembic.config import Config
 
@@ -218,7 +229,7 @@ def alembic_upgrade(url: str, revision: str) -> None:
     try:
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, revision)
+            (command.downgrade if down else command.upgrade)(cfg, revision)
     finally:
         engine.dispose()
 
@@ -234,8 +245,9 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
         with engine.begin() as conn:
             for n, name in enumerate(["Old", "Old", "Older"]):
                 table_id = f"old-table-{n}"
+                # (Secret seeds, as the server draws them: a short one would read as chosen, 0005.)
                 conn.execute(insert(tables).values(
-                    id=table_id, created_at=at, preset="american", rules={}, seed=n, dealer=0, level="easy",
+                    id=table_id, created_at=at, preset="american", rules={}, seed=SECRET + n, dealer=0, level="easy",
                     mode="bots", status="over", finished_at=at, scores=[10, 3], winners=[0], record="x"))
                 conn.execute(insert(seats).values(table_id=table_id, seat=0, name=name, kind="human",
                                                   token_hash="0" * 64, host=True))
@@ -249,7 +261,7 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
     store = Store(url)  # upgrades to the head, as the server does when it starts
     try:
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
             assert conn.execute(select(seats.c.name, seats.c.player).order_by(seats.c.table_id)).all() == [
                 ("Old", None), ("Old", None), ("Older", None)]
             assert conn.execute(select(results.c.player)).scalars().all() == [None] * 3
@@ -268,3 +280,234 @@ def test_the_migration_upgrades_a_0001_database_in_place(db: str, tmp_path: Path
         assert sorted((p["name"], p["key"] or "", p["games"]) for p in humans(srv)) == sorted(
             [("Old", "", 2), ("Older", "", 1), ("Old", key_of(ANN), 1)])
         assert len(srv.http.get("/api/games").json()["games"]) == 4
+
+
+# --- practice games ------------------------------------------------------------------------------------
+FAIR = (False, False, False)
+"""A result's marks (took back, hinted, seeded) when nobody was helped."""
+
+
+def marks(srv: Live, table_id: str) -> list[tuple[bool, ...]]:
+    """Each seat's stored result marks of the table: (took back, hinted, seeded), by seat."""
+    store = srv.store()
+    try:
+        with store.engine.connect() as conn:
+            q = (select(results.c.took_back, results.c.hinted, results.c.seeded)
+                 .where(results.c.table_id == table_id).order_by(results.c.seat))
+            return [tuple(bool(x) for x in r) for r in conn.execute(q)]
+    finally:
+        store.close()
+
+
+async def turn(c: Client) -> dict[str, Any]:
+    """Read until this seat's frame offers choices; the frame's data (the game must go on)."""
+    while not (c.state and c.state["status"] == "playing" and c.state["view"] and c.state["view"]["legal"]):
+        assert not (c.state and c.state["status"] == "over"), "the game ended first"
+        await c.recv(20)
+    return c.state
+
+
+async def take_back(c: Client, rng: random.Random) -> None:
+    """Play at random until the seat may take back a card, and take it back (the game goes on)."""
+    for _ in range(200):
+        st = await turn(c)
+        if st["undo"]:
+            ack = await reply(c, {"t": "undo", "id": f"u{c.v}", "v": c.v})
+            assert ack["t"] == "ack", ack
+            await sync([c], ack["v"])
+            return
+        ack = await reply(c, {"t": "act", "id": f"t{c.v}", "action": rng.choice(st["view"]["legal"]), "v": c.v})
+        assert ack["t"] == "ack", ack
+        await sync([c], ack["v"])
+    pytest.fail("never a card to take back")
+
+
+async def ask_hint(c: Client) -> list[dict[str, Any]]:
+    """At the seat's turn, ask for a hint; its answer (asserted given)."""
+    await turn(c)
+    await c.send({"t": "hint"})
+    while True:
+        f = await c.recv(30)
+        assert f["t"] != "err", f
+        if f["t"] == "hint":
+            assert f["d"], f
+            answer: list[dict[str, Any]] = f["d"]
+            return answer
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_take_back_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: Path) -> None:
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="bots", name="Tess", player=ANN, rules={"target": 5})
+
+        async def scenario() -> None:
+            c = await join(srv, d["id"], d["token"])
+            rng = random.Random(21)
+            await take_back(c, rng)
+            await play_out(c, rng)
+            await c.close()
+
+        run(scenario())
+        assert marks(srv, d["id"]) == [(True, False, False), FAIR, FAIR, FAIR]
+        rows = stats(srv)
+        # Tess's game is kept apart: none of it in the totals and rates, one practice game.
+        assert [(p["name"], p["key"], p["games"], p["wins"], p["hands"], p["calls"], p["defended"],
+                 p["points_per_hand"], p["practice_games"]) for p in rows if p["kind"] == "human"] == [
+            ("Tess", key_of(ANN), 0, 0, 0, 0, 0, None, 1)]
+        # The computer players took nothing back: their game counts.
+        bots = [p for p in rows if p["kind"] == "bot"]
+        assert sum(p["games"] for p in bots) == 3 and all(p["hands"] > 0 and p["practice_games"] == 0 for p in bots)
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_hint_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: Path) -> None:
+    with live(db, tmp_path) as srv:
+
+        async def scenario() -> tuple[str, int]:
+            table_id, _, clients = await friends_table(srv, **QUICK)
+            seat = to_act(clients[0])
+            await ask_hint(clients[seat])
+            # Noted before the answer was sent, on the seat alone, and no event: nobody's version moves.
+            assert [s.hinted for s in srv.stored_row(table_id).seats] == [s == seat for s in range(4)]
+            assert srv.version(table_id) == 1
+            await ask_hint(clients[seat])  # asked again: the same, nothing more to note
+            await asyncio.gather(*(play_out(c, random.Random(30 + s)) for s, c in enumerate(clients)))
+            for c in clients:
+                await c.close()
+            return table_id, seat
+
+        table_id, seat = run(scenario(), timeout=120)
+        assert marks(srv, table_id) == [(False, s == seat, False) for s in range(4)]
+        rows = {p["name"]: (p["games"], p["practice_games"], p["hands"] > 0) for p in humans(srv)}
+        assert rows == {f"P{s}": ((0, 1, False) if s == seat else (1, 0, True)) for s in range(4)}
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_chosen_seed_makes_a_practice_game_of_every_seat_and_its_rematch_is_fair(db: str, tmp_path: Path) -> None:
+    with live(db, tmp_path) as srv:
+        d = srv.create(mode="bots", name="Sid", player=ANN, seed=7, rules=QUICK)
+
+        async def first() -> None:
+            c = await join(srv, d["id"], d["token"])
+            await ask_hint(c)  # (the rematch starts without it)
+            await play_out(c, random.Random(7))
+            await c.close()
+
+        run(first())
+        assert marks(srv, d["id"]) == [(False, True, True), (False, False, True), (False, False, True),
+                                       (False, False, True)]
+        r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers={"Authorization": f"Bearer {d['token']}"})
+        assert r.status_code == 200, r.text
+        again = r.json()["id"]
+
+        async def second() -> None:
+            c = await join(srv, again, d["token"])
+            await play_out(c, random.Random(8))
+            await c.close()
+
+        run(second())
+        # The rematch deals from a new secret seed, and nobody has asked for a hint there.
+        assert marks(srv, again) == [FAIR] * 4
+        assert [(p["name"], p["games"], p["practice_games"]) for p in humans(srv)] == [("Sid", 1, 1)]
+        bots = [p for p in stats(srv) if p["kind"] == "bot"]
+        assert sum(p["games"] for p in bots) == 3 and sum(p["practice_games"] for p in bots) == 3
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_restart_in_the_middle_of_the_game_keeps_the_marks(db: str, tmp_path: Path) -> None:
+    url = fresh_database(db, tmp_path)
+    with serve(url) as srv:
+        d = srv.create(mode="bots", name="Rex", rules={"target": 5})
+
+        async def before() -> None:
+            c = await join(srv, d["id"], d["token"])
+            await take_back(c, random.Random(5))
+            await ask_hint(c)
+            await c.close()
+
+        run(before())
+        assert srv.info(d["id"])["status"] == "playing"
+    # Another server on the database: the table is replayed from what is stored, nothing in memory.
+    with serve(url) as srv:
+        async def after() -> None:
+            c = await join(srv, d["id"], d["token"])
+            await play_out(c, random.Random(6))
+            await c.close()
+
+        run(after())
+        assert marks(srv, d["id"]) == [(True, True, False), FAIR, FAIR, FAIR]
+        assert [(p["name"], p["games"], p["practice_games"]) for p in humans(srv)] == [("Rex", 0, 1)]
+
+
+def old_table(conn: Any, table_id: str, *, mode: str, seed: int, at: dt.datetime, status: str = "over",
+              players: tuple[str, ...] = (), undo_by: int | None = None) -> None:
+    """A table as stored before 0005 (``players``: a seat each, a human then computer players,
+    with a result row once over; ``undo_by``: a seat whose take-back is among its events)."""
+    conn.execute(insert(tables).values(
+        id=table_id, created_at=at, preset="american", rules={}, seed=seed, dealer=0, level="easy", mode=mode,
+        status=status, finished_at=at if status == "over" else None))
+    log = [("start", None), ("action", 0), ("action", 1)]
+    if undo_by is not None:
+        log += [("action", undo_by), ("undo", undo_by)]
+    conn.execute(insert(events), [
+        {"table_id": table_id, "seq": n, "kind": kind, "seat": seat, "payload": {}, "at": at.timestamp()}
+        for n, (kind, seat) in enumerate(log, 1)])
+    for seat, name in enumerate(players):
+        conn.execute(insert(seats).values(table_id=table_id, seat=seat, name=name,
+                                          kind="human" if seat == 0 else "bot", token_hash=None, host=seat == 0))
+        if status != "over":
+            continue
+        conn.execute(insert(results).values(
+            table_id=table_id, seat=seat, name=name, kind="human" if seat == 0 else "bot", won=seat == 0, hands=2,
+            points_for=3, points_against=1, calls=1, made=1, euchred=0, defended=1, euchres=0, loners=0,
+            loner_marches=0))
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_the_migration_marks_the_old_practice_games_it_can_tell(db: str, tmp_path: Path) -> None:
+    url = fresh_database(db, tmp_path)
+    alembic_upgrade(url, "0004")
+    engine = create_engine(url)
+    day = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    try:
+        with engine.begin() as conn:
+            old_table(conn, "fair", mode="bots", seed=SECRET, at=day, players=("Fay", "Bob"))
+            old_table(conn, "undone", mode="bots", seed=SECRET + 1, at=day, players=("Uma", "Bob"), undo_by=0)
+            old_table(conn, "short", mode="bots", seed=7, at=day, players=("Sam", "Bob"))
+            # A friends game, then its seed (read in its record) played again against computers.
+            old_table(conn, "original", mode="friends", seed=SECRET + 2, at=day, players=("Ora",))
+            old_table(conn, "copy", mode="bots", seed=SECRET + 2, at=day + dt.timedelta(hours=1), players=("Cy",))
+            old_table(conn, "friends", mode="friends", seed=5, at=day, players=("Fred",))  # (never chosen)
+            old_table(conn, "live", mode="bots", seed=9, at=day, status="playing", players=("Liv", "Bob"))
+    finally:
+        engine.dispose()
+
+    store = Store(url)  # upgrades to the head, as the server does when it starts
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
+            got = {(r[0], r[1]): tuple(bool(x) for x in r[2:]) for r in conn.execute(
+                select(results.c.table_id, results.c.seat, results.c.took_back, results.c.hinted, results.c.seeded))}
+            seeded = dict(conn.execute(select(tables.c.id, tables.c.seeded)).all())
+            hinted = conn.execute(select(seats.c.hinted)).scalars().all()
+            assert len(hinted) == 11 and not any(hinted)  # (hints left no trace before)
+        assert got == {("fair", 0): FAIR, ("fair", 1): FAIR,
+                       ("undone", 0): (True, False, False), ("undone", 1): FAIR,
+                       ("short", 0): (False, False, True), ("short", 1): (False, False, True),
+                       ("original", 0): FAIR, ("copy", 0): (False, False, True), ("friends", 0): FAIR}
+        assert {k for k, v in seeded.items() if v} == {"short", "copy", "live"}
+        assert {p["name"]: (p["games"], p["practice_games"]) for p in store.stats()} == {
+            "Fay": (1, 0), "Uma": (0, 1), "Sam": (0, 1), "Ora": (1, 0), "Cy": (0, 1), "Fred": (1, 0), "Bob": (2, 1)}
+    finally:
+        store.close()
+    # And back down to 0004, with every row kept.
+    alembic_upgrade(url, "0004", down=True)
+    engine = create_engine(url)
+    try:
+        assert not {"took_back", "hinted", "seeded"} & {c["name"] for c in inspect(engine).get_columns("results")}
+        assert "seeded" not in {c["name"] for c in inspect(engine).get_columns("tables")}
+        assert "hinted" not in {c["name"] for c in inspect(engine).get_columns("seats")}
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM results")).scalar() == 9
+    finally:
+        engine.dispose()

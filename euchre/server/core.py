@@ -324,6 +324,9 @@ class LiveTable:
         self.seats: list[SeatRow] = list(row.seats)
         self.standin: set[int] = set()
         """Human seats a computer player is playing while their player is away."""
+        self.took_back: set[int] = set()
+        """Seats that took back a card (an ``undo`` event of theirs, replayed from the log like
+        every event): their result is a practice game (:meth:`_results`)."""
         self.game: Game | None = None
         """The game being played (under match rules, the match's current game)."""
         self.match: Match | None = None
@@ -419,6 +422,7 @@ class LiveTable:
             assert self.game is not None and ev.seat is not None
             for _ in range(int(ev.payload["n"])):
                 self.game.pop()
+            self.took_back.add(ev.seat)
         elif ev.kind == "bot_in":
             assert ev.seat is not None
             self.standin.add(ev.seat)
@@ -733,10 +737,14 @@ class LiveTable:
                 back = g.undo(seat)
             except EuchreError as e:
                 raise Refusal("illegal", str(e)) from None
+            first = seat not in self.took_back
+            self.took_back.add(seat)  # (as the event's replay does: the seat's result is practice)
 
             def again() -> None:
                 for a in back:
                     g.push(a)
+                if first:
+                    self.took_back.discard(seat)
             return {"n": len(back)}, again
 
         return await self._change("undo", seat, client_id, base_v, reply, apply, any_turn=True)
@@ -834,7 +842,10 @@ class LiveTable:
 
     def _results(self, games: Sequence[Game]) -> list[dict[str, Any]]:
         """One row per seat for the statistics page, over every game of the table (one, or a
-        match's): the table is won by the winners of the game, or of the match."""
+        match's): the table is won by the winners of the game, or of the match. Each row says
+        whether the game was assisted for its seat (``took_back``, ``hinted``, ``seeded``: a
+        practice game, which the statistics keep apart from the fair ones); one seat's undo or
+        hint marks that seat's row only, a chosen seed every row."""
         r = self.rules
         m = self.match
         winners = ((m.winner,) if m.winner is not None else ()) if m is not None else games[-1].winners
@@ -847,7 +858,8 @@ class LiveTable:
                    "games": len(games), "game_wins": sum(side in g.winners for g in games), "match": m is not None,
                    "points_for": 0, "points_against": 0,
                    "calls": 0, "made": 0, "euchred": 0, "defended": 0, "euchres": 0, "loners": 0,
-                   "loner_marches": 0}
+                   "loner_marches": 0, "took_back": s.seat in self.took_back, "hinted": s.hinted,
+                   "seeded": self.row.seeded}
             for game in games:
                 row["points_for"] += game.scores[side] - game.initial_scores[side]
                 row["points_against"] += (sum(game.scores) - game.scores[side]
@@ -1170,8 +1182,25 @@ class LiveTable:
         except RulesError as e:  # a game the hints' search does not play yet, which it says by name
             game = self.rules.sister_game or "these rules"
             raise Refusal("no_hint", f"no hints for {game} yet (the hints' sampling does not play it)") from e
+        await self._note_hint(seat)
         return [{"action": str(h.action), "words": action_words(h.action, view), "points": round(h.points, 3),
                  "stderr": round(h.stderr, 3), "even": h.about_even} for h in hints]
+
+    async def _note_hint(self, seat: int) -> None:
+        """Record, durably and before the seat sees it, that the seat was given a hint
+        (:attr:`SeatRow.hinted`): its result will be a practice game, after a restart too.
+
+        Under the lock, so the mark is committed before the game's result rows or not at all: a
+        game that ended while the hint was worked out refuses the hint (it is of no use any more)
+        rather than handing it out unrecorded. A refused commit refuses the hint."""
+        async with self.lock:
+            if self.seats[seat].hinted:
+                return
+            if self.status != "playing":
+                raise Refusal("over", "the game is over")
+            if not await self.hub.durable([Store.op_hinted(self.id, seat)]):
+                raise Refusal("unavailable", "the database did not take the hint's note; try again")
+            self.seats[seat] = dataclasses.replace(self.seats[seat], hinted=True)
 
     # --- memory ------------------------------------------------------------------------------------
     def bot_due(self) -> bool:
@@ -1416,18 +1445,20 @@ class Hub:
                     with_ops: Callable[[str], Sequence[Op]] | None = None, *, started: bool = False) -> LiveTable:
         """A new table with these seats, durable, in memory: waiting, or ``started`` (its start
         event in the same commit: every seat is already taken); ``with_ops`` (given the new
-        table's id) adds writes to the same transaction.
+        table's id) adds writes to the same transaction. ``seed`` is the creator's choice (the
+        table is stored ``seeded``: its results are practice games), else a secret random one.
 
         A commit can be made and reported failed (a connection lost during COMMIT). The writer's
         retry of it finds the table stored and inserts nothing; a commit that still reports a
         failure is checked: a table stored after all is served as if nothing had failed, one not
         stored is refused (``unavailable``), and where the check fails too the creation is
         refused in doubt (:class:`_CreationInDoubt`)."""
+        seeded = seed is not None  # a deal to play again: every seat's result is a practice game
         seed = secrets.randbelow(2**62) if seed is None else seed
         game = Game(rules, seed=seed)
         row = TableRow(id=secrets.token_urlsafe(9), created_at=now(), preset=preset, rules=rules.to_dict(),
                        seed=seed, dealer=game.first_dealer, level=level, mode=mode,
-                       status="playing" if started else "waiting", seats=seat_rows)
+                       status="playing" if started else "waiting", seats=seat_rows, seeded=seeded)
         if started:
             row.events.append(EventRow(1, "start", None, None, {"bots": []}, time.time()))
         if not await self.durable([Store.op_create_table(row), *(with_ops(row.id) if with_ops else ())]):
@@ -1489,7 +1520,8 @@ class Hub:
                 table = existing
             else:
                 self._check_room(client)
-                seats = [dataclasses.replace(s) for s in old.seats]
+                # (A new game: no hint given there yet; its deals from a fresh secret seed.)
+                seats = [dataclasses.replace(s, hinted=False) for s in old.seats]
                 await old._reconcile()
                 noted: list[EventRow] = []
 

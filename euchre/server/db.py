@@ -8,6 +8,12 @@ holds names, the SHA-256 of each seat's token (never the token) and the player i
 that holds it; ``results`` holds one row per seat of each finished game for the statistics page,
 with the seat's player id copied in, so the statistics read one table.
 
+A result is *fair* unless its game was assisted for that seat: the seat took back a card (an
+``undo`` event of the seat: replayed after a restart like any event), asked for a hint
+(``seats.hinted``, set before the seat's first hint is sent, never cleared), or the table's deals
+came from a seed its creator chose (``tables.seeded``: a deal to play again, for every seat).
+The statistics count fair games only, and assisted ones apart (:meth:`Store.stats`).
+
 SQLite is the default (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``: a committed transaction is
 on disk); PostgreSQL is used when the URL names it. The schema is created and upgraded by Alembic
 (``euchre/server/migrations``).
@@ -52,6 +58,8 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    not_,
+    or_,
     select,
     text,
     update,
@@ -81,6 +89,8 @@ tables = Table(
     Column("scores", JSON, nullable=True),
     Column("winners", JSON, nullable=True),
     Column("record", Text, nullable=True),
+    Column("seeded", Boolean, nullable=False, server_default=false()),
+    # The creator chose the seed (a deal to play again): every seat's result is practice (0005).
 )
 
 seats = Table(
@@ -94,6 +104,8 @@ seats = Table(
     Column("player", String(64), nullable=True),
     # The browser's player id (statistics only; never sent back): set when the seat is created or
     # first claimed, never replaced. NULL for bots, old rows and clients that send none.
+    Column("hinted", Boolean, nullable=False, server_default=false()),
+    # The seat was given a hint: committed before the first hint is sent, never cleared (0005).
 )
 
 events = Table(
@@ -144,6 +156,12 @@ results = Table(
     Column("games", Integer, nullable=False, server_default="1"),
     Column("game_wins", Integer, nullable=False, server_default="0"),
     Column("match", Boolean, nullable=False, server_default=false()),
+    # Why the game was assisted for this seat, if it was (0005): the seat took back a card, was
+    # given a hint, or the table's seed was chosen. Any of them makes the row a practice game,
+    # left out of the statistics' totals and counted apart.
+    Column("took_back", Boolean, nullable=False, server_default=false()),
+    Column("hinted", Boolean, nullable=False, server_default=false()),
+    Column("seeded", Boolean, nullable=False, server_default=false()),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
 
@@ -203,6 +221,8 @@ class SeatRow:
     host: bool = False
     player: str | None = None
     """The player id of the browser that created or first claimed the seat (statistics only)."""
+    hinted: bool = False
+    """The seat was given a hint at this table: its result is a practice game."""
 
     def accepts(self, token: str) -> bool:
         """The token is this seat's (compared in constant time)."""
@@ -239,6 +259,9 @@ class TableRow:
     finished_at: dt.datetime | None = None
     scores: list[int] | None = None
     winners: list[int] | None = None
+    seeded: bool = False
+    """The creator chose the seed (``POST /api/tables`` with ``seed``): a deal to play again, so
+    every seat's result is a practice game."""
 
 
 Op = Callable[[Connection], None]
@@ -403,10 +426,11 @@ class Store:
                 return
             conn.execute(insert(tables).values(
                 id=row.id, created_at=row.created_at, preset=row.preset, rules=row.rules, seed=row.seed,
-                dealer=row.dealer, level=row.level, mode=row.mode, status=row.status))
+                dealer=row.dealer, level=row.level, mode=row.mode, status=row.status, seeded=row.seeded))
             conn.execute(insert(seats), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                 "token_hash": s.token_hash, "host": s.host, "player": s.player} for s in row.seats])
+                 "token_hash": s.token_hash, "host": s.host, "player": s.player, "hinted": s.hinted}
+                for s in row.seats])
             if row.events:
                 conn.execute(insert(events), [
                     {"table_id": row.id, "seq": e.seq, "kind": e.kind, "seat": e.seat, "client_id": e.client_id,
@@ -444,6 +468,13 @@ class Store:
         def op(conn: Connection) -> None:
             conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat.seat)
                          .values(**values))
+        return op
+
+    @staticmethod
+    def op_hinted(table_id: str, seat: int) -> Op:
+        """The seat was given a hint (:attr:`SeatRow.hinted`): its result will be a practice game."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(hinted=True))
         return op
 
     @staticmethod
@@ -543,10 +574,10 @@ class Store:
         row = TableRow(
             id=r["id"], created_at=r["created_at"], preset=r["preset"], rules=dict(r["rules"]), seed=int(r["seed"]),
             dealer=r["dealer"], level=r["level"], mode=r["mode"], status=r["status"],
-            finished_at=r["finished_at"], scores=r["scores"], winners=r["winners"])
+            finished_at=r["finished_at"], scores=r["scores"], winners=r["winners"], seeded=bool(r["seeded"]))
         for s in conn.execute(select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)).mappings():
             row.seats.append(SeatRow(s["seat"], s["name"], s["kind"], s["token_hash"], bool(s["host"]),
-                                     s["player"]))
+                                     s["player"], bool(s["hinted"])))
         if with_events:
             q = select(events).where(events.c.table_id == row.id).order_by(events.c.seq)
             for e in conn.execute(q).mappings():
@@ -622,7 +653,14 @@ class Store:
             return None, None
 
     def stats(self) -> list[dict[str, Any]]:
-        """Per player (humans and bots alike): totals over finished games.
+        """Per player (humans and bots alike): totals over finished fair games, and how many
+        practice games they played besides (``practice_games``).
+
+        A practice game for a seat is one where it took back a card, was given a hint, or whose
+        deals came from a chosen seed (the ``results`` columns ``took_back``, ``hinted``,
+        ``seeded``): it says little of how the player plays (a known deal replayed, every bad card
+        taken back), so it is kept and counted, but never mixed into the totals and the rates. A
+        player who played only practice games still has a row, its totals zero.
 
         A player is their browser's player id where the seat had one, so two people who both
         kept the default name get a row each and one person who renamed keeps one row, shown
@@ -632,6 +670,12 @@ class Store:
         grouped by name), enough to tell two rows of one name apart.
         """
         c = results.c
+        practice = or_(c.took_back, c.hinted, c.seeded)
+        fair = not_(practice)
+
+        def fair_sum(column: Any, label: str) -> Any:
+            return func.sum(case((fair, column), else_=0)).label(label)
+
         later = results.alias("later")
         later_table = tables.alias("later_table")
         # The name of the id's latest finished game (correlated on the grouped ``player`` column).
@@ -645,14 +689,15 @@ class Store:
         # id and a name can never be mistaken for each other: they are separate grouping columns).
         by_name = case((c.player.is_(None), c.name), else_=None)
         q = (select(c.player, by_name.label("by_name"), c.kind, latest_name.label("latest_name"),
-                    func.sum(c.games).label("games"), func.sum(c.game_wins).label("wins"),
-                    func.count(case((c.match, c.table_id)).distinct()).label("matches"),
-                    func.count(case((and_(c.match, c.won), c.table_id)).distinct()).label("match_wins"),
-                    func.sum(c.hands).label("hands"), func.sum(c.points_for).label("points_for"),
-                    func.sum(c.points_against).label("points_against"), func.sum(c.calls).label("calls"),
-                    func.sum(c.made).label("made"), func.sum(c.euchred).label("euchred"),
-                    func.sum(c.defended).label("defended"), func.sum(c.euchres).label("euchres"),
-                    func.sum(c.loners).label("loners"), func.sum(c.loner_marches).label("loner_marches"))
+                    fair_sum(c.games, "games"), fair_sum(c.game_wins, "wins"),
+                    func.count(case((and_(fair, c.match), c.table_id)).distinct()).label("matches"),
+                    func.count(case((and_(fair, c.match, c.won), c.table_id)).distinct()).label("match_wins"),
+                    fair_sum(c.hands, "hands"), fair_sum(c.points_for, "points_for"),
+                    fair_sum(c.points_against, "points_against"), fair_sum(c.calls, "calls"),
+                    fair_sum(c.made, "made"), fair_sum(c.euchred, "euchred"),
+                    fair_sum(c.defended, "defended"), fair_sum(c.euchres, "euchres"),
+                    fair_sum(c.loners, "loners"), fair_sum(c.loner_marches, "loner_marches"),
+                    func.sum(case((practice, c.games), else_=0)).label("practice_games"))
              .group_by(c.player, by_name, c.kind))
         with self.reader.connect() as conn:
             rows = list(conn.execute(q).mappings())
@@ -673,8 +718,9 @@ class Store:
                 "euchred_rate": int(r["euchred"]) / calls if calls else None,
                 "defended": defended, "euchre_rate": int(r["euchres"]) / defended if defended else None,
                 "loners": int(r["loners"] or 0), "loner_marches": int(r["loner_marches"] or 0),
+                "practice_games": int(r["practice_games"] or 0),
             })
-        out.sort(key=lambda row: (-row["games"], row["name"], row["key"] or ""))
+        out.sort(key=lambda row: (-row["games"], -row["practice_games"], row["name"], row["key"] or ""))
         return out
 
     def table_count(self) -> int:

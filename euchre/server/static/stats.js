@@ -1,4 +1,5 @@
-/* Statistics per player (a browser's player id, else a name), sortable by any column. */
+/* Statistics per player (a browser's player id, else a name), sortable by any column: the totals
+   over fair games, and the practice games (undo, hints, a chosen seed) counted apart. */
 "use strict";
 
 (function () {
@@ -32,6 +33,9 @@
       if (r.kind === "bot") name.append(" ", el("span", { class: "badge bot", text: "computer" }));
       tr.append(name);
       tr.append(el("td", { class: "num", dataset: { label: "Games" }, text: E.num(r.games) }));
+      // Practice games (undo, hints, a chosen seed) are kept apart: never in the other columns.
+      tr.append(el("td", { class: "num practice", dataset: { label: "Practice" }, text: E.num(r.practice_games || 0),
+                          title: "games with a card taken back, a hint, or a chosen deal: not counted in the other columns" }));
       tr.append(el("td", { class: "num", dataset: { label: "Wins" }, text: E.num(r.wins) }));
       tr.append(el("td", { class: "num", dataset: { label: "Win %" }, text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
       tr.append(el("td", { class: "num", dataset: { label: "Matches" }, text: r.matches ? `${E.num(r.match_wins || 0)} of ${E.num(r.matches)}` : "–",
@@ -44,7 +48,7 @@
       tr.append(el("td", { class: "num", dataset: { label: "Loners" }, text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
       body.append(tr);
     }
-    if (!list.length) body.append(el("tr", null, el("td", { colspan: "10", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
+    if (!list.length) body.append(el("tr", null, el("td", { colspan: "11", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
     document.querySelectorAll("th[data-sort]").forEach((th) => {
       th.setAttribute("aria-sort", th.dataset.sort === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
       th.dataset.arrow = th.dataset.sort === sortKey ? (sortDir > 0 ? " ▲" : " ▼") : "";
