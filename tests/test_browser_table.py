@@ -402,6 +402,9 @@ def test_phone_hints_show_with_the_hand(pages: Pages) -> None:
     page.wait_for_timeout(100)
     n = len(page.evaluate("() => window.euchreTable.state.d.view.legal"))
     assert page.locator("#hint-strip li").count() == n
+    # the game's first hint says, under its answers, that hints make it a practice game
+    assert page.locator("#hint-strip-practice").is_visible(), "no practice note under the first hint"
+    assert page.inner_text("#hint-strip-practice") == PRACTICE_HINT
     for sel in ("#hint-strip", "#hand .card", "#score", "#status"):
         for i in range(page.locator(sel).count()):
             b = page.locator(sel).nth(i).bounding_box()
@@ -431,6 +434,67 @@ def test_stats_page_fits_a_phone(pages: Pages, width: int) -> None:
     wrap = page.locator(".table-wrap").bounding_box()
     assert wrap is not None and wrap["x"] >= 0 and wrap["x"] + wrap["width"] <= width, wrap
     pages.shot(page, f"stats-{width}")
+
+
+# /api/stats rows with long names (the 24 characters a name may have) and large numbers: what a
+# server that has run for years shows, served to the page in place of the real answer.
+BIG_STATS = [
+    {"name": "Bartholomew Featherstone", "key": "k1", "kind": "human", "games": 12345, "wins": 6789,
+     "matches": 1234, "match_wins": 987, "hands": 123456, "points_per_hand": -0.1234, "calls": 45678,
+     "make_rate": 0.8123, "defended": 45678, "euchre_rate": 0.2345, "loners": 12345, "loner_marches": 4567,
+     "practice_games": 23456},
+    {"name": "Maximiliane Oberholzer", "key": None, "kind": "bot", "games": 99999, "wins": 54321,
+     "matches": 8888, "match_wins": 4444, "hands": 999999, "points_per_hand": 0.4567, "calls": 1,
+     "make_rate": 1.0, "defended": 3, "euchre_rate": 1 / 3, "loners": 99999, "loner_marches": 1,
+     "practice_games": 0},
+    {"name": "Wilhelmina Ashworth-Hale", "key": "k3", "kind": "human", "games": 1, "wins": 0, "matches": 0,
+     "match_wins": 0, "hands": 7, "points_per_hand": None, "calls": 0, "make_rate": None, "defended": 0,
+     "euchre_rate": None, "loners": 0, "loner_marches": 0, "practice_games": 99999},
+]
+
+# The boxes of the statistics table (every column name and cell) that end past the panel's inner
+# right edge, and how far the document and the table's box scroll sideways.
+STATS_FIT = """() => {
+  const panel = document.querySelector("#stats").closest(".panel");
+  const p = panel.getBoundingClientRect();
+  const right = p.right - parseFloat(getComputedStyle(panel).paddingRight) + 0.5;
+  const wrap = document.querySelector(".table-wrap");
+  const out = [...document.querySelectorAll("#stats th, #stats td")]
+    .map((c) => [c.textContent.trim(), c.getBoundingClientRect().right])
+    .filter(([, r]) => r > right);
+  return {out, right, doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+          wrap: wrap.scrollWidth - wrap.clientWidth};
+}"""
+
+
+def test_stats_page_fits_a_laptop(pages: Pages) -> None:
+    """At 1280x800 every column of /stats fits in its panel, long names and large numbers too:
+    nothing is cut off and nothing scrolls sideways. In a narrower window the table scrolls in its
+    own box, the players' names staying at its left."""
+    page = pages.page(viewport={"width": 1280, "height": 800})
+    page.route("**/api/stats", lambda route: route.fulfill(json=BIG_STATS))
+    page.goto("/stats")
+    page.wait_for_function("() => document.getElementById('stats-body').textContent.includes('Wilhelmina')")
+    assert page.locator("#stats-body tr").count() == len(BIG_STATS)
+    assert page.locator("#stats th").count() == 11
+    fit = page.evaluate(STATS_FIT)
+    pages.shot(page, "laptop")
+    assert not fit["out"], fit
+    assert fit["doc"] <= 1280 and fit["body"] <= 1280 and fit["wrap"] <= 0, fit
+    # every column name says what it counts when pointed at
+    titles = page.eval_on_selector_all("#stats th.num", "els => els.map((e) => e.title)")
+    assert all(titles), titles
+
+    # a window too narrow for the table: it scrolls in its box, the names stay in view
+    page.set_viewport_size({"width": 700, "height": 800})
+    fit = page.evaluate(STATS_FIT)
+    assert fit["doc"] <= 700 and fit["wrap"] > 0, fit
+    wrap = page.locator(".table-wrap")
+    left = wrap.bounding_box()
+    page.evaluate("() => { document.querySelector('.table-wrap').scrollLeft = 10000; }")
+    name = page.locator("#stats-body td.player").first.bounding_box()
+    assert left is not None and name is not None and abs(name["x"] - left["x"]) < 1, (left, name)
+    pages.shot(page, "narrow")
 
 
 def test_stats_page_counts_practice_games_apart(pages: Pages) -> None:
@@ -472,6 +536,44 @@ def test_undo_puts_the_card_back(pages: Pages) -> None:
         "(c) => getComputedStyle(c).opacity") == "1"
     pages.shot(page, "undone")
     assert after["v"] > s["v"]
+
+
+PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics."
+
+
+def test_undo_and_hints_say_they_make_a_practice_game(pages: Pages) -> None:
+    """Hint and Undo say, before they are used (their titles), that they make the game a practice
+    game, counted apart in the statistics; the game's first hint says it under its answers and the
+    first take-back in a toast, once each (docs/server.md, "Practice games")."""
+    page = open_table(pages, "Pru", settings={"speed": "off"})
+    for sel in ("#hint-button", "#hint-quick", "#undo-button"):
+        title = page.get_attribute(sel, "title") or ""
+        assert "practice game" in title and "statistics" in title, (sel, title)
+    s = play(page, lambda x: my_play_turn(x) and len(x["hand"]) >= 3, timeout=45)
+    assert page.locator("#hint-practice").is_hidden()
+    page.click("#hint-button")
+    page.wait_for_selector("#hints li .pts", timeout=120_000)
+    note = page.locator("#hint-practice")
+    assert note.is_visible() and note.inner_text() == PRACTICE_HINT
+    pages.shot(page, "first-hint")
+
+    # the first take-back: a toast says it once
+    card = next(a for a in s["actions"] if a.startswith("play "))
+    act(page, card)
+    assert page.locator("#hint-practice").is_hidden()  # (the hint went with its position)
+    page.wait_for_selector("#undo-button:not(.hidden)", timeout=60_000)
+    v = hook(page, "version")
+    page.click("#undo-button")
+    page.wait_for_function("(v) => window.euchreTable.version > v && !window.euchreTable.pending", arg=v)
+    toast = page.locator("#toast")
+    assert toast.is_visible() and "practice game" in toast.inner_text(), toast.inner_text()
+    pages.shot(page, "first-undo")
+
+    # a later hint of the same game: its answers without the note
+    page.wait_for_selector("#hint-button:not(.hidden)")
+    page.click("#hint-button")
+    page.wait_for_selector("#hints li .pts", timeout=120_000)
+    assert page.locator("#hint-practice").is_hidden()
 
 
 def test_claim_the_rest(pages: Pages) -> None:

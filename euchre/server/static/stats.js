@@ -29,7 +29,7 @@
     });
     for (const r of list) {
       const tr = el("tr");
-      const name = el("td", { class: "nowrap player" }, el("span", { text: String(r.name || r.player || "?") }));
+      const name = el("td", { class: "player" }, el("span", { text: String(r.name || r.player || "?") }));
       if (r.kind === "bot") name.append(" ", el("span", { class: "badge bot", text: "computer" }));
       tr.append(name);
       tr.append(el("td", { class: "num", dataset: { label: "Games" }, text: E.num(r.games) }));
@@ -45,13 +45,16 @@
       tr.append(el("td", { class: "num", dataset: { label: "Points / hand" }, text: pph === null || pph === undefined ? "–" : (pph > 0 ? "+" : "") + Number(pph).toFixed(2) }));
       tr.append(el("td", { class: "num", dataset: { label: "Make rate" }, text: E.pct(r.make_rate), title: r.calls !== undefined ? `${r.calls} calls` : null }));
       tr.append(el("td", { class: "num", dataset: { label: "Euchre rate" }, text: E.pct(r.euchre_rate), title: r.defended !== undefined ? `${r.defended} hands defended` : null }));
-      tr.append(el("td", { class: "num", dataset: { label: "Loners" }, text: E.num(r.loners) + (r.loner_marches ? ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` : "") }));
+      // the marches under the loners (on a line of their own in the wide table, so the column stays narrow)
+      const loners = el("td", { class: "num", dataset: { label: "Loners" }, text: E.num(r.loners) });
+      if (r.loner_marches) loners.append(el("span", { class: "sub", text: ` (${r.loner_marches} march${r.loner_marches === 1 ? "" : "es"})` }));
+      tr.append(loners);
       body.append(tr);
     }
     if (!list.length) body.append(el("tr", null, el("td", { colspan: "11", class: "muted" }, "No statistics yet: finish a game first. ", el("a", { href: "/", text: "Play" }))));
     document.querySelectorAll("th[data-sort]").forEach((th) => {
       th.setAttribute("aria-sort", th.dataset.sort === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
-      th.dataset.arrow = th.dataset.sort === sortKey ? (sortDir > 0 ? " ▲" : " ▼") : "";
+      th.dataset.arrow = th.dataset.sort === sortKey ? (sortDir > 0 ? "\u00a0▲" : "\u00a0▼") : "";   // kept with the last word
     });
   }
 

@@ -91,6 +91,8 @@
     autoTimer: null,
     sweptKey: null,       // the complete trick (hand:trick) that has swept to its winner
     hintsClosed: null,    // the version whose hint strip the player closed
+    firstHintV: null,     // the version of the game's first hint answered here (its answers say it made a practice game)
+    undoNoted: false,     // a take-back was answered here, and the player told it made a practice game
     matchSeen: null,      // the finished games of the match in the frame shown before (null: none seen)
     matchNotice: null,    // {text, at, hand}: a game of the match ended and the next began (its first hand)
   };
@@ -495,12 +497,12 @@
     return "a" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36) + "-" + S.seq;
   }
 
-  function toast(msg, kind) {
+  function toast(msg, kind, ms) {
     const t = $("toast");
     t.textContent = msg;
     t.className = "toast" + (kind ? " " + kind : "");
     clearTimeout(S.toastTimer);
-    S.toastTimer = setTimeout(() => t.classList.add("hidden"), kind === "info" ? 2500 : 3500);
+    S.toastTimer = setTimeout(() => t.classList.add("hidden"), ms || (kind === "info" ? 2500 : 3500));
   }
 
   function setConn(text, cls) {
@@ -1265,6 +1267,11 @@
 
   function onAck(m) {
     if (S.pending && m.id === S.pending.id) {
+      if (S.pending.t === "undo" && !S.undoNoted) {
+        // the game's first take-back (on this page): say once what it did to the game
+        S.undoNoted = true;
+        toast(PRACTICE_UNDO, "info", 5000);
+      }
       // keep the choices disabled until the state of the committed action is shown
       S.pending.acked = typeof m.v === "number" ? m.v : S.shownV;
       if (S.shownV >= S.pending.acked) {
@@ -1527,6 +1534,27 @@
       says so. */
   function hintsOffered() { const d = D(); return !d || d.hints !== false; }
 
+  /** Undo and hints make the game a practice game, counted apart in the statistics (docs/server.md,
+      "Practice games"): the buttons' titles say so before, and the game's first take-back (a
+      toast) and first hint (a line under its answers) once more. "First" is on this page: a
+      rematch is a new page, a reload may say it again. */
+  const PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics.";
+  const PRACTICE_UNDO = "Card taken back: this is now a practice game, counted apart in the statistics.";
+
+  /** Whether the hints shown are the game's first answered ones (which carry the practice note). */
+  function firstHint() {
+    const h = S.hints;
+    if (!h || !Array.isArray(h.items) || !h.items.length) return false;
+    if (S.firstHintV === null) S.firstHintV = h.v;
+    return S.firstHintV === h.v;
+  }
+
+  function showPracticeNote(id, on) {
+    const p = $(id);
+    p.classList.toggle("hidden", !on);
+    if (on && p.textContent !== PRACTICE_HINT) p.textContent = PRACTICE_HINT;
+  }
+
   function askHint() {
     if (!S.shown || !isMyTurn(S.shown) || !S.settings.hints || !hintsOffered()) return;
     S.hintsClosed = null;
@@ -1545,6 +1573,7 @@
     quick.disabled = !mine || locked();
     const show = on && !!S.hints && S.hintsClosed !== S.hints.v;
     strip.classList.toggle("hidden", !show);
+    showPracticeNote("hint-strip-practice", show && firstHint());
     const key = show ? JSON.stringify([S.hints.v, !!S.hints.loading, (S.hints.items || []).length]) : "";
     if (strip.dataset.key === key) return;
     strip.dataset.key = key;
@@ -1576,6 +1605,7 @@
     const note = offered ? "Hints are offered when it is your turn." : "No hints here yet: the expert bot's search does not play this position.";
     if ($("hint-note").textContent !== note) $("hint-note").textContent = note;
     renderHintStrip(mine);
+    showPracticeNote("hint-practice", offered && firstHint());
     if (!offered) return;
     if (!S.hints) return;
     if (S.hints.loading) { list.append(el("li", { class: "muted", text: "Thinking…" })); return; }
