@@ -343,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="compress WebSocket frames (less bandwidth, more server CPU; default off)")
     srv.add_argument("--hint-limit", type=_per_minute, default=20, metavar="N",
                      help="hints a minute per client address, after a burst of 5 (default 20; 0 no limit)")
+    srv.add_argument("--threads-per-hint", type=_positive_int, default=None, metavar="N",
+                     help="threads one hint's search is split among (the same hint, sooner; default 2, or 1 on a "
+                          "one-core machine)")
     srv.add_argument("--max-tables", type=_nonneg_int, default=2000, metavar="N",
                      help="tables waiting or in play at once (default 2000; 0 no limit)")
     srv.add_argument("--max-tables-per-client", type=_nonneg_int, default=20, metavar="N",
@@ -481,6 +484,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                           connect_limit=args.connect_limit, create_limit=args.create_limit,
                           waiting_expiry=args.waiting_expiry * 3600, hint_limit=args.hint_limit,
                           max_tables=args.max_tables, max_tables_per_client=args.max_tables_per_client)
+    if args.threads_per_hint is not None:
+        config.threads_per_hint = args.threads_per_hint
     return serve(host=args.host, port=args.port, database_url=args.database_url, config=config,
                  allow_origins=args.allow_origin, log_level=args.log_level, ws_compression=args.ws_compression,
                  log_format=args.log_format, max_connections_per_client=args.max_connections_per_client,

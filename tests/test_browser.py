@@ -545,7 +545,8 @@ SPY = """(() => {
         if (m.t !== "state") return;
         const v = m.d.view;
         window.__frames.push({v: m.v, to_act: v ? v.to_act : null, hand: v ? v.hand_number : null,
-                              previous: m.d.previous ? m.d.previous.hand_number : null, last: m.d.last});
+                              previous: m.d.previous ? m.d.previous.hand_number : null, last: m.d.last,
+                              dealt: !!(v && !(v.actions || []).length)});
       });
     }
   };
@@ -573,9 +574,10 @@ def test_every_hand_ended_by_a_computer_shows_the_hand_over_banner(pages: Pages)
 
     def bot_ended_hands() -> list[int]:
         """Hands whose last action was a computer's, followed by a computer's turn in the next hand:
-        the frame with ``previous`` is then not the player's turn, and others follow it at once."""
+        the frame of the hand just dealt (``previous``, the next hand without an action yet) is then
+        not the player's turn, and others follow it at once."""
         hands: list[int] = page.evaluate(
-            "() => window.__frames.filter((f) => f.previous !== null && f.last && f.last.seat !== 0 "
+            "() => window.__frames.filter((f) => f.previous !== null && f.dealt && f.last && f.last.seat !== 0 "
             "&& f.to_act !== 0).map((f) => f.previous)")
         return sorted(set(hands))
 

@@ -445,11 +445,20 @@ MATCHES = {
 }
 
 
+GAME_2_CAPTION = """() => {
+  const d = window.euchreTable.state.d, v = d.view, c = document.getElementById('last-trick-caption');
+  const none = v && !(v.tricks || []).length && !(v.trick || []).length;
+  return d.match && d.match.game === 2 && v && v.hand_number === 0 && none && c ? c.textContent : '';
+}"""
+"""The "Last trick" panel's caption while game 2 of a match has no card played yet ('' otherwise)."""
+
+
 @pytest.mark.parametrize("kind", list(MATCHES))
 def test_match_score_and_the_next_game(pages: Pages, kind: str) -> None:
     """A match (to two game wins, each game to 1 point; or two games to 3, with laps and slam):
     the score bar shows the game and the wins, a notice says who took a game when the next
-    begins, and the end says who took the match."""
+    begins, the "Last trick" panel shows game 1's last trick until game 2's first card, and the
+    end says who took the match."""
     rules, seed, bar, title = MATCHES[kind]
     if "match" not in _first_frame(pages.server.base, rules):
         pytest.skip("the server sends no d.match in its state frames yet (matches at the server are not in)")
@@ -460,8 +469,10 @@ def test_match_score_and_the_next_game(pages: Pages, kind: str) -> None:
     notices: list[str] = []
     bars: set[str] = set()
     starts: list[list[int]] = []
+    captions: set[str] = set()
 
     def observe(_s: dict[str, Any]) -> None:
+        captions.add(page.evaluate(GAME_2_CAPTION))
         w = words(page)
         if w["notice"] and w["notice"] not in notices:
             notices.append(w["notice"])
@@ -485,6 +496,8 @@ def test_match_score_and_the_next_game(pages: Pages, kind: str) -> None:
     assert ("(a slam: two game wins)" in notices[0]) == (g1.get("counts") == 2), (notices, g1)
     assert ("(laps)" in notices[0]) == any(x > 0 for x in starts[0]), (notices, starts)
     assert any(b.startswith("game 2") for b in bars), bars
+    # before game 2's first card, the "Last trick" panel shows game 1's last trick, said so
+    assert any(re.fullmatch(r"Last trick of game 1, won by .+", c) for c in captions), captions
     w = words(page)
     text = page.locator("#match-winner").text_content() or ""
     assert re.fullmatch(r".+ takes? the match \d \u2013 \d!", text), text

@@ -56,14 +56,17 @@ SEEN = """(() => {
     if (t && t.state && t.state.d.view) {
       const d = t.state.d, v = d.view;
       const tricks = v.tricks || [];
+      const before = d.previous && d.previous.tricks && d.previous.tricks.length ? d.previous.tricks : [];
       const now = {
         v: t.version, status: d.status, hand: v.hand_number, phase: v.phase, to_act: v.to_act,
-        previous: !!d.previous, tricks: tricks.length,
+        previous: !!d.previous, tricks: tricks.length, played: (v.trick || []).length,
         latest: tricks.length ? tricks[tricks.length - 1].plays.map((p) => p.card) : [],
+        before: before.length ? before[before.length - 1].plays.map((p) => p.card) : [],
         winner: tricks.length ? tricks[tricks.length - 1].winner : null,
         lit: Array.from(document.querySelectorAll('#felt .seat.to-act')).map((s) => Number(s.dataset.seat)),
         panel: cards('#last-trick .play .card'),
         panel_text: document.getElementById('last-trick').textContent,
+        caption: (document.getElementById('last-trick-caption') || {}).textContent || '',
         label: document.getElementById('hand-label').textContent,
       };
       const key = JSON.stringify(now);
@@ -174,12 +177,32 @@ def reload_same(page: Page) -> None:
     page.wait_for_function("(v) => window.euchreTable.version === v", arg=v)
 
 
+def hook_previous(page: Page) -> dict[str, Any] | None:
+    """The hand before in the state shown (``previous``: sent until this hand's first card)."""
+    out: dict[str, Any] | None = page.evaluate("() => window.euchreTable.state.d.previous")
+    return out
+
+
+def caption_of_before(page: Page) -> str:
+    """The caption the panel must show for the hand before's last trick, from the state shown:
+    "Last trick of hand N, won by NAME" (N the hand before as players count it, NAME "you" for
+    the player)."""
+    d = page.evaluate("() => { const d = window.euchreTable.state.d; return {hand_no: d.hand_no, seats: d.seats}; }")
+    previous = hook_previous(page)
+    assert previous is not None and previous["tricks"]
+    winner = previous["tricks"][-1]["winner"]
+    who = "you" if winner == 0 else d["seats"][winner]["name"]
+    return f"Last trick of hand {d['hand_no'] - 1}, won by {who}"
+
+
 def test_last_trick_panel_shows_this_hands_latest_trick(pages: Pages) -> None:
-    """The "Last trick" panel shows the latest finished trick of the hand being played, and
-    nothing ("No trick yet in this hand") before the hand's first trick ends: after the last
-    trick of a hand and at the start of the next it is empty (that trick is in the hand-over
-    summary), and a reload shows exactly what was shown before it. The line above the hand
-    ("Last trick, won by ...") only ever names a trick of the hand being played."""
+    """The "Last trick" panel shows the latest finished trick of the hand being played; from a
+    hand's end until the next hand's first card (its bidding), the last trick of the hand before,
+    said so ("Last trick of hand 3, won by ..."); from that first card until the hand's first
+    trick ends, nothing ("No trick yet in this hand"); and a reload shows exactly what was shown
+    before it (it used to show nothing in the new hand's bidding, the hand before's last trick
+    being only in the hand-over summary). The line above the hand ("Last trick, won by ...")
+    only ever names a trick of the hand being played."""
     page = open_table(pages, "Lars", seed=33)
     log: list[dict[str, Any]] = []
 
@@ -194,30 +217,76 @@ def test_last_trick_panel_shows_this_hands_latest_trick(pages: Pages) -> None:
     reload_same(page)
     assert panel(page) == before
 
-    # on to the start of a hand after a hand was played out: nothing in the panel, before and
-    # after a reload
+    # on to the bidding of a hand after a hand was played out: the hand before's last trick, said
+    # so, before and after a reload
     start = play_until(page, lambda x: x["hand_number"] is not None and x["hand_number"] > s["hand_number"]
                        and x["phase"] not in ("play", "over") and bool(x["actions"]) and not x["pending"], timeout=90)
-    empty = panel(page)
-    assert empty["cards"] == [] and empty["text"].startswith("No trick yet"), empty
+    last = hook_previous(page)
+    assert last is not None and last["tricks"], "the frames carry the hand before through the bidding"
+    shown = panel(page)
+    assert [c for _, c, _ in shown["cards"]] == [p["card"] for p in last["tricks"][-1]["plays"]], (shown, last)
+    assert [w for _, _, w in shown["cards"]].count(True) == 1
+    assert shown["text"].startswith(caption_of_before(page)) and shown["hand"] == str(last["hand_number"]), shown
     pages.shot(page, "hand-start")
     log += seen(page)
     reload_same(page)
-    assert panel(page) == empty
+    assert panel(page) == shown
 
     # two more hands' boundaries, watched frame by frame
     play_until(page, lambda x: x["hand_number"] is not None and x["hand_number"] >= start["hand_number"] + 2,
                timeout=120)
     log += seen(page)
-    starts = 0
+    starts = bidding = empty = 0
     for x in log:
-        assert x["panel"] == x["latest"], f"the panel shows {x['panel']}, the hand's latest trick is {x['latest']}: {x}"
-        if not x["tricks"]:
-            assert x["panel_text"].startswith("No trick yet"), x
-            starts += x["previous"]  # the hand before has just ended: its tricks are in the frame too
+        if x["tricks"]:
+            assert x["panel"] == x["latest"], f"the panel shows {x['panel']}, the hand's latest is {x['latest']}: {x}"
+        elif x["played"] or not x["before"]:
+            # a card of this hand is played (or the hand before had no trick): nothing yet
+            assert not (x["played"] and x["previous"]), f"the hand before sent after a card: {x}"
+            assert x["panel"] == [] and x["panel_text"].startswith("No trick yet"), x
+            empty += bool(x["played"])
+        else:
+            # this hand has no card yet: the hand before's last trick, said so
+            assert x["panel"] == x["before"] and x["caption"].startswith("Last trick of hand "), x
+            starts += 1
+            bidding += x["phase"] not in ("play", "over")
         if x["label"].startswith("Last trick"):
             assert x["tricks"] and x["phase"] == "play", x
-    assert starts, "no frame of a hand just dealt (the hand before in the frame) was seen"
+    assert starts and bidding and empty, (starts, bidding, empty)
+
+
+def test_a_reload_in_the_bidding_shows_the_hand_befores_last_trick(pages: Pages) -> None:
+    """Reloaded during a new hand's bidding, the page shows in the "Last trick" panel the last
+    trick of the hand before (its cards, its winner marked) with a caption that says so, as it
+    did before the reload; reloaded once a card of the new hand is played, no trick of the hand
+    before: "No trick yet in this hand" until this hand's first trick ends."""
+    page = open_table(pages, "Rosa", seed=41)
+    # the player's turn to bid in a hand after the first
+    play_until(page, lambda x: bool(x["hand_number"]) and x["phase"] not in ("play", "over")
+               and bool(x["actions"]) and not x["pending"], timeout=90)
+    last = hook_previous(page)
+    assert last is not None and last["tricks"], last
+    trick = last["tricks"][-1]
+    caption = caption_of_before(page)
+    shown = panel(page)
+    reload_same(page)
+    after = panel(page)
+    assert after == shown
+    assert [(seat, card) for seat, card, _ in after["cards"]] == [(p["seat"], p["card"]) for p in trick["plays"]]
+    assert [seat for seat, _, win in after["cards"] if win] == [trick["winner"]]
+    assert after["text"].startswith(caption), (after["text"], caption)
+    pages.shot(page, "bidding-reloaded")
+
+    # the player's turn in this hand's (or a later hand's) first trick, a card already on the felt:
+    # reloaded there, the hand before is no longer sent and the panel has no trick
+    hand = page.evaluate("() => window.euchreTable.state.d.view.hand_number")
+    play_until(page, lambda x: my_play_turn(x) and x["hand_number"] >= hand and not hook_tricks(page)
+               and bool(page.evaluate("() => (window.euchreTable.state.d.view.trick || []).length")), timeout=120)
+    reload_same(page)
+    assert hook_previous(page) is None
+    empty = panel(page)
+    assert empty["cards"] == [] and empty["text"].startswith("No trick yet"), empty
+    pages.shot(page, "first-card-reloaded")
 
 
 def test_a_tricks_sweep_ends_before_the_next_frame_is_shown() -> None:

@@ -391,20 +391,22 @@ def test_whole_game_of_four_people(db: str, tmp_path: Path) -> None:
                         assert view["hand"] == [] and view["legal"] == [] and view["discard"] is None
             for c in clients:
                 assert any(f["d"]["view"]["hand"] for f in frames(c, "state") if f["d"]["view"])
-            # "previous" comes while the new hand has no action yet, and only then.
-            hands = 0
+            # "previous" comes from a hand's end until the new hand's first card (through its
+            # bidding: it used to go with the new hand's first action), and only then.
+            hands = bidding = 0
             for c in clients + [spectator]:
                 for f in frames(c, "state"):
                     view, previous = f["d"]["view"], f["d"]["previous"]
                     if view is None or f["d"]["status"] == "over":
                         continue
-                    if view["actions"] or view["hand_number"] == 0:
+                    if view["tricks"] or view["trick"] or view["hand_number"] == 0:
                         assert previous is None
                     else:
                         hands += 1
+                        bidding += bool(view["actions"])
                         assert previous["hand_number"] == view["hand_number"] - 1 and previous["points"] is not None
                         assert previous["seat"] == f["d"]["seat"]
-            assert hands > 0
+            assert hands > 0 and bidding > 0
             # Nothing more to do once it is over.
             late = await reply(clients[0], {"t": "act", "id": "late", "action": "pass"})
             assert late["t"] == "err" and late["code"] == "over"
@@ -442,6 +444,42 @@ def test_whole_game_of_four_people(db: str, tmp_path: Path) -> None:
             assert info["status"] == "over" and info["version"] == 1 + len(acks)
 
         run(scenario())
+
+
+def test_the_hand_before_is_sent_until_the_new_hands_first_card(tmp_path: Path) -> None:
+    """``previous`` (the hand before, as the recipient may see it) is in every frame from a hand's
+    end through the new hand's bidding and discard, whoever acts, so a page reloaded there can
+    show the hand before's last trick; once the new hand's first card is played it is gone, and
+    it is never in the first hand's frames."""
+    with live("sqlite", tmp_path) as srv:
+
+        async def scenario() -> list[dict[str, Any]]:
+            d = srv.create(mode="bots", name="Solo")
+            c = await join(srv, d["id"], d["token"])
+            rng = random.Random(4)
+            acted = -1
+            while c.state["view"]["hand_number"] < 3:  # type: ignore[index]
+                legal = c.state["view"]["legal"]  # type: ignore[index]
+                if legal and c.v > acted:
+                    acted = c.v
+                    await c.send({"t": "act", "id": f"a{c.v}", "action": rng.choice(legal), "v": c.v})
+                await c.recv(10)
+            return [f["d"] for f in frames(c, "state")]
+
+        seen = run(scenario())
+    counts = {"dealt": 0, "bidding": 0, "play": 0}
+    for d in seen:
+        view, previous = d["view"], d["previous"]
+        card = bool(view["tricks"] or view["trick"])
+        if view["hand_number"] == 0 or card:
+            assert previous is None, (view["hand_number"], view["phase"], view["trick"])
+            counts["play"] += card and view["hand_number"] > 0
+            continue
+        assert previous is not None and previous["hand_number"] == view["hand_number"] - 1, view["actions"]
+        assert previous["seat"] == 0 and previous["phase"] == "over" and len(previous["hand"]) < 5
+        assert previous["tricks"] and previous["tricks"][-1]["plays"], "the hand before's last trick"
+        counts["bidding" if view["actions"] else "dealt"] += 1
+    assert counts["dealt"] >= 2 and counts["bidding"] >= 2 and counts["play"] >= 2, counts
 
 
 @pytest.mark.parametrize("db", DATABASES)
@@ -1014,6 +1052,39 @@ def test_hint(db: str, tmp_path: Path) -> None:
             assert srv.version(table_id) == 1
 
         run(scenario(), timeout=60)
+
+
+def test_a_hint_split_among_threads_is_the_hint_of_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threads_per_hint``: the server splits a bid's hint among that many threads, and the
+    hint it sends is exactly ``euchre.hint`` of the same position on one thread (the split
+    changes when it comes, never its numbers)."""
+    import euchre.hints
+
+    real = euchre.hints.hint
+    asked: list[tuple[Any, dict[str, Any], list[euchre.hints.Hint]]] = []
+
+    def spy(view: Any, *args: Any, **kw: Any) -> list[euchre.hints.Hint]:
+        out = real(view, *args, **kw)
+        asked.append((view, kw, out))
+        return out
+
+    monkeypatch.setattr(euchre.hints, "hint", spy)
+    with live("sqlite", tmp_path, hint_bid_samples=300, threads_per_hint=2) as srv:
+
+        async def scenario() -> list[dict[str, Any]]:
+            _, _, clients = await friends_table(srv)
+            seat = to_act(clients[0])
+            await clients[seat].send({"t": "hint"})
+            sent: list[dict[str, Any]] = (await clients[seat].until("hint", timeout=60))["d"]
+            return sent
+
+        sent = run(scenario(), timeout=90)
+    [(view, kw, hints)] = asked
+    assert view.phase.name == "BID1" and kw["threads"] == 2 and kw["bid_samples"] == 300
+    one = real(view, samples=kw["samples"], bid_samples=300)  # one thread: hint()'s default
+    assert hints == one
+    assert [(h["action"], h["points"], h["stderr"], h["even"]) for h in sent] == [
+        (str(h.action), round(h.points, 3), round(h.stderr, 3), h.about_even) for h in one]
 
 
 # --- waiting tables, presence and stand-ins --------------------------------------------------------------------

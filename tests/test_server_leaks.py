@@ -23,10 +23,10 @@ every version (``RULES.md`` section 9), scoped to the hand being played:
 - in Bid Euchre's double deck (every card twice, twelve each), a card held once may still be in
   another seat's hand too, so the set of cards known says too little: a seat's frames must also
   show exactly the cards it holds, each as many times as it holds it (see below);
-- and, only while the frame carries the ``previous`` summary of the hand just finished (a new
-  hand was dealt and no action has been taken in it yet; events that are not actions, a
-  computer player standing in or out, leave it open), the same of that previous hand, as it
-  stood when it ended.
+- and, only while the frame carries the ``previous`` summary of the hand before (a new hand was
+  dealt and no card has been played in it yet: its bidding, a discard, and events that are not
+  actions, a computer player standing in or out, leave it open), the same of that previous hand,
+  as it stood when it ended.
 
 A card of an earlier hand is not forbidden knowledge, but no frame has a reason to name one: the
 scoping is what keeps the scan able to see a leak in every hand (a set that grew over the whole
@@ -103,7 +103,8 @@ class Truth:
     """The index of the hand being played at each version (-1 before the start)."""
     window: list[bool] = field(default_factory=list)
     """At each version: the frame carries the ``previous`` summary (a hand was dealt after an
-    earlier one and nothing has been done in it yet), so that hand's cards may be named too."""
+    earlier one and no card has been played in it yet: :func:`previous_window`), so that hand's
+    cards may be named too."""
     turns: list[tuple[int, frozenset[str]] | None] = field(default_factory=list)
     """At each version: the seat to act and its legal actions (``None`` before the start and
     once the game is over); what a ``hint`` frame is matched against."""
@@ -119,6 +120,16 @@ class Truth:
     """The rules deal every card twice (Bid Euchre's double deck): ``hands`` are checked."""
 
 
+def previous_window(game: Game | None) -> bool:
+    """Whether the frames carry the hand before the one being played (``previous``): from the
+    deal of a hand after the first until its first card (``docs/server.md``), here from the
+    engine's hands alone."""
+    if game is None or len(game.hands) < 2:
+        return False
+    hand = game.state
+    return not hand.is_over and not hand.trick and not hand.tricks
+
+
 def truth_of(row: TableRow) -> Truth:
     """Replay ``row``'s events through the engine, independently of the server's view code."""
     rules = Rules.from_dict(row.rules)
@@ -131,7 +142,7 @@ def truth_of(row: TableRow) -> Truth:
     out = Truth(None, [], double_deck=rules.double_deck)
 
     def snapshot() -> None:
-        window = game is not None and not game.state.history and len(game.hands) > 1
+        window = previous_window(game)
         out.known.append({r: frozenset(this[r] | last[r]) if window else frozenset(this[r]) for r in recipients})
         out.window.append(window)
         out.hand.append(-1 if game is None else len(game.hands) - 1)
@@ -213,7 +224,9 @@ def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
     """What is wrong with these frames (one connection's, in order): every card named that the
     recipient may not know at the frame's version, and (said separately, as the rule that
     matters most) a dealer's discard shown to anyone else during its hand (it is not known to
-    them unless it is the up card, which everyone saw; after the hand it may be dealt again).
+    them unless it is the up card, which everyone saw, or, before the hand's first card, a card
+    of the hand before that they saw, which ``previous`` names; after the hand it may be dealt
+    again).
     A ``hint`` frame is checked at the version of the position it answers (:func:`hint_version`)."""
     who = "a spectator" if recipient is None else f"seat {recipient}"
     found = []
@@ -250,6 +263,10 @@ def check_frames(raw_frames: list[str], recipient: Recipient, truth: Truth,
             if card not in allowed:
                 found.append(f"{card} at version {at} to {who}: {raw[:300]}")
         for start, end, dealer, card, up in truth.discards:
+            # (a discard made before the hand's first card may have been a card of the hand
+            # before that the recipient saw: the frame's ``previous`` names it then, rightly)
+            if truth.window[at] and card in allowed:
+                continue
             if start <= at < end and dealer != recipient and card != up and card in cards:
                 found.append(f"the discard {card} of seat {dealer} at version {at} to {who}: {raw[:300]}")
         view = frame["d"].get("view") if t == "state" and isinstance(frame.get("d"), dict) else None
@@ -300,12 +317,20 @@ def planted(raw: str, card: str) -> str:
     return json.dumps(frame)
 
 
+def past_window(game: Game) -> set[int]:
+    """The hands of a game that have frames past the previous hand's window, where
+    :func:`plant_in_every_hand` plants: the first, and each in which a card was played (a hand
+    thrown in or cancelled has none: every frame of it carries the hand before)."""
+    return {h for h, hand in enumerate(game.hands) if h == 0 or hand.tricks or hand.trick}
+
+
 def plant_in_every_hand(raw_frames: list[str], recipient: Recipient, truth: Truth) -> set[int]:
     """In this connection's first state frame of each hand past the previous hand's window (the
-    frame of the hand's first action, for a connection there from its start) where one exists,
+    frame of the hand's first card, for a connection there from its start) where one exists,
     plant a card dealt to another seat that the recipient may not know there, in the frame and
     in a chat frame right after it (said at the frame's version); assert the scanner flags both.
-    Returns the hands planted in (for a connection there from the start, every hand)."""
+    Returns the hands planted in (for a connection there from the start, every hand that has
+    such a frame: :func:`past_window`)."""
     hands: set[int] = set()
     for raw in raw_frames:
         frame = json.loads(raw)
@@ -570,7 +595,7 @@ def scan(url: str, base: str, tables: list[Table]) -> dict[str, int]:
                     assert not problems, "\n".join(problems[:10])
                     hands = plant_in_every_hand(raw, seen.recipient, truth)
                     if i == 0:  # the first spectator, there from the start: a leak caught in every hand
-                        assert hands == set(range(len(game.hands))), (hands, len(game.hands))
+                        assert hands == past_window(game), (hands, len(game.hands))
                     counts["planted"] = counts.get("planted", 0) + len(hands)
                     counts["planted_hand_3_on"] = counts.get("planted_hand_3_on", 0) + sum(h >= 2 for h in hands)
                 for v, text in table.public:
@@ -740,9 +765,10 @@ def test_the_scanner_finds_leaks() -> None:
 def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list[str]]]:
     """A whole game of ``preset`` played at random (seeded) as a table row, with a computer
     player standing in and out right after the second hand (so the previous hand's window spans
-    three versions), and the state frame each recipient would get at every version, built from
-    the engine's views as the server builds them (``view``; ``previous`` while the new hand has
-    no action yet; ``last``): ``frames[recipient][v - 1]`` is the frame of version ``v``."""
+    those two events too, besides the third hand's bidding), and the state frame each recipient
+    would get at every version, built from the engine's views as the server builds them
+    (``view``; ``previous`` until the new hand's first card; ``last``):
+    ``frames[recipient][v - 1]`` is the frame of version ``v``."""
     rules = Rules.preset(preset, **ENGINE_RULES.get(preset, {}))
     rng = random.Random(seed)
     game = Game(rules, seed=seed, dealer=0, clock=lambda: 0.0)
@@ -753,7 +779,7 @@ def engine_table(preset: str, seed: int) -> tuple[TableRow, dict[Recipient, list
     def event(kind: str, seat: int | None, payload: dict[str, Any]) -> None:
         events.append(EventRow(len(events) + 1, kind, seat, None, payload, 0.0))
         views = view_dicts(game, recipients)
-        previous = view_dicts(game, recipients, hand=-2) if not game.state.history and len(game.hands) > 1 else {}
+        previous = view_dicts(game, recipients, hand=-2) if previous_window(game) else {}
         for r in recipients:
             view, prev = views[r], previous.get(r)
             last = view["actions"][-1] if view["actions"] else prev["actions"][-1] if prev and prev["actions"] else None
@@ -790,20 +816,26 @@ def test_a_leak_is_caught_in_every_hand(preset: str, seed: int) -> None:
     truth = truth_of(row)
     game = truth.game
     assert game is not None and game.is_over and len(game.hands) >= 5, len(game.hands) if game else None
-    every = set(range(len(game.hands)))
+    every = past_window(game)
+    assert len(every) >= 5, every
     for r, raw in frames.items():
         assert check_frames(raw, r, truth) == [], r
         assert plant_in_every_hand(raw, r, truth) == every, r
     # The window: from the version a hand is dealt at (its predecessor's last action) to its
-    # first action; the stand-in's two events after the second hand are in it.
-    starts = [v for v in range(1, len(truth.known)) if truth.window[v] and not truth.window[v - 1]]
-    assert len(starts) == len(game.hands) - 1
-    assert truth.window[starts[1]:starts[1] + 4] == [True, True, True, False]
+    # first card, through its bidding; the stand-in's two events after the second hand are in it.
+    starts = [v for v in range(1, len(truth.known)) if truth.hand[v] != truth.hand[v - 1] and truth.hand[v] > 0]
+    assert len(starts) == len(game.hands) - 1 and all(truth.window[v] for v in starts)
+    assert truth.window[starts[1]:starts[1] + 4] == [True, True, True, True]  # (the deal, the stand-in, a bid)
     closed = 0
     for start in starts:
+        if truth.hand[start] not in every:
+            continue
         end = start
         while truth.window[end]:
-            end += 1  # the hand's first action: its summary of the previous hand is no longer sent
+            end += 1  # the hand's first card: its summary of the previous hand is no longer sent
+        assert truth.hand[end] == truth.hand[start] and row.events[end - 1].kind in ("action", "claim")
+        first = Action.from_code(int(row.events[end - 1].payload["a"]))
+        assert first.kind is Kind.PLAY and end - start >= 2, (first, start, end)  # (a bid came first)
         for r in frames:
             only_then = sorted(truth.known[end - 1][r] - truth.known[end][r])
             if not only_then:

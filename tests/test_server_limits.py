@@ -284,6 +284,7 @@ def test_create_limit_zero_is_no_limit(db: str, tmp_path: Path) -> None:
     (["--connect-limit", "ten"], "argument --connect-limit: not a whole number: 'ten'"),
     (["--create-limit", "-5"], "argument --create-limit: must be 0 (no limit) or a number a minute, got -5"),
     (["--waiting-expiry", "-2"], "argument --waiting-expiry: must be a finite number >= 0, got -2"),
+    (["--threads-per-hint", "0"], "argument --threads-per-hint: must be at least 1"),
 ])
 def test_serve_refuses_bad_limits(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
@@ -324,6 +325,23 @@ def test_serve_passes_the_attack_limits_on(monkeypatch: pytest.MonkeyPatch) -> N
     assert (default["max_connections_per_client"], default["log_format"]) == (256, "text")
     assert (c.hint_limit, c.max_tables, c.max_tables_per_client) == (0, 9, 2)
     assert (custom["max_connections_per_client"], custom["log_format"]) == (8, "json")
+
+
+def test_serve_passes_the_threads_per_hint_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--threads-per-hint N`` sets ``ServerConfig.threads_per_hint``; without it, two threads
+    a hint, or one on a one-core machine."""
+    import os
+
+    from euchre.server import run as run_module
+
+    got: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_module, "serve", lambda **kw: got.append(kw) or 0)
+    assert main(["serve"]) == 0
+    assert main(["serve", "--threads-per-hint", "3"]) == 0
+    assert [kw["config"].threads_per_hint for kw in got] == [min(2, os.cpu_count() or 1), 3]
+    for cores, threads in ((1, 1), (2, 2), (16, 2), (None, 1)):
+        monkeypatch.setattr(os, "cpu_count", lambda c=cores: c)
+        assert ServerConfig().threads_per_hint == threads, cores
 
 
 # --- tables nobody returns to -----------------------------------------------------------------------------------

@@ -81,6 +81,15 @@ def test_a_table_plays_a_whole_match(db: str, tmp_path: Path) -> None:
             assert first["status"] == "playing" and first["scores"] == [0, 0]
             assert first["result"] is not None and first["result"]["game"] == number - 1
             assert len(first["match"]["games"]) == number - 1
+            # The last hand of the game before is ``previous`` until the new game's first card
+            # (through its first bids), then no more.
+            opening = [f for f in frames if f["match"]["game"] == number and f["view"]["hand_number"] == 0]
+            dealt = [f for f in opening if not (f["view"]["tricks"] or f["view"]["trick"])]
+            assert any(f["view"]["actions"] for f in dealt)
+            for f in dealt:
+                assert f["previous"] is not None and f["previous"]["hand_number"] == first["result"]["hand"]
+                assert f["previous"]["tricks"] and f["previous"]["points"] is not None
+            assert all(f["previous"] is None for f in opening if f not in dealt)
         # The finished table: the whole match as one record, which replays to the same score.
         r = srv.http.get(f"/api/tables/{d['id']}/record")
         assert r.status_code == 200

@@ -21,6 +21,7 @@ import datetime as dt
 import functools
 import gc
 import logging
+import os
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -55,7 +56,7 @@ from euchre.server.db import DamagedTable, EventRow, Op, SeatRow, Store, TableRo
 from euchre.server.guard import MAX_BODY
 from euchre.view import PlayerView
 
-__all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Unloaded", "Writer", "ServerConfig"]
+__all__ = ["Hub", "LiveTable", "Conn", "Refusal", "Unloaded", "Writer", "ServerConfig", "default_threads_per_hint"]
 
 log = logging.getLogger("euchre.server")
 
@@ -124,6 +125,13 @@ class Unloaded(Refusal):
         super().__init__("unavailable", "the table was being put away; try again")
 
 
+def default_threads_per_hint() -> int:
+    """``ServerConfig.threads_per_hint`` by default: two threads a hint, or one on a one-core
+    machine. Two, not every core: a hint at a time then takes two cores at most, and the
+    computer players' turns (``bot_threads``) keep theirs on a bigger machine."""
+    return min(2, os.cpu_count() or 1)
+
+
 @dataclass
 class ServerConfig:
     """Knobs of the server (``euchre serve`` options)."""
@@ -140,7 +148,14 @@ class ServerConfig:
     bot_threads: int = 2
     """Threads the computer players' decisions run on (shared by every table)."""
     hint_threads: int = 1
-    """Threads hints run on: their own, so a flood of hints never delays a computer player's turn."""
+    """Hints worked out at once, each on a thread of its own (not the computer players'), so a
+    flood of hints never delays a computer player's turn; the rest wait (up to ``hint_queue``)."""
+    threads_per_hint: int = field(default_factory=default_threads_per_hint)
+    """Threads one hint's sampled deals are split among (``threads`` of :func:`euchre.hints.hint`):
+    a hint before the play (a bid, a discard: :mod:`euchre.fastbid`'s compiled deals, 1.5 to 3 s
+    of one core at the default budget) comes sooner, in a little over half the time on two, with
+    exactly the same numbers whatever the count; a card play's hint runs on one. Default
+    :func:`default_threads_per_hint`."""
     hint_queue: int = 4
     """Hints worked out or waiting at once, over all clients; past it a hint is refused as ``busy``
     (a position already asked about is answered from the cache regardless)."""
@@ -543,7 +558,7 @@ class LiveTable:
         before = self._before(g)  # the game of the last finished hand, and its index
         if g is not None:
             views = view_dicts(g, list(seats))
-            if not g.state.history and before is not None:
+            if before is not None and self._no_card_yet(g):
                 previous = view_dicts(before[0], list(seats), hand=before[1])
         shared = {
             "table": self.id, "status": self.status, "level": self.level, "preset": self.row.preset,
@@ -606,6 +621,15 @@ class LiveTable:
                                  "legal_words": legal_words,
                                  "result": result}
         return out
+
+    @staticmethod
+    def _no_card_yet(g: Game) -> bool:
+        """Whether the hand being played has had no card played yet (its bidding, a discard...):
+        until then the frames carry the hand before as ``previous``, so a page, reloaded or not,
+        shows how it ended and its last trick. Not once the game is over (its last hand is the
+        frame's ``view``), nor in the play: a trick of this hand is then the latest."""
+        hand = g.state
+        return not hand.is_over and not hand.trick and not hand.tricks
 
     def _before(self, g: Game | None) -> tuple[Game, int] | None:
         """The hand before the one being played, as (its game, its index): the previous hand of
@@ -1294,7 +1318,8 @@ class Hub:
         if len(self._hinting) >= cfg.hint_queue:
             raise Refusal("busy", "hints are busy right now; try again in a few seconds")
         loop = asyncio.get_running_loop()
-        work = functools.partial(hint, view, samples=cfg.hint_samples, bid_samples=cfg.hint_bid_samples)
+        work = functools.partial(hint, view, samples=cfg.hint_samples, bid_samples=cfg.hint_bid_samples,
+                                 threads=cfg.threads_per_hint)
         fut = loop.run_in_executor(self.hint_threads, work)
         self._hinting[key] = fut
 

@@ -358,6 +358,12 @@
     return snap;
   }
 
+  /** The frame is the first of a hand just dealt: the hand before is in it (d.previous, which the
+      server sends until the new hand's first card) and the new hand has no action yet. */
+  function justDealt(d) {
+    return !!(d && d.previous && d.view && !(d.view.actions || []).length);
+  }
+
   /** The frame ends a hand someone claimed (d.claimed: the hand and seat of the latest claim): the
       rest of its cards were played at once. */
   function isClaim(f) {
@@ -367,7 +373,7 @@
     const l = d.last;
     if (l && typeof l.action === "string" && /claim/i.test(l.action)) return true;
     if (!c || typeof c.hand !== "number") return false;
-    const p = d.previous || (d.status === "over" ? d.view : null);
+    const p = justDealt(d) ? d.previous : (d.status === "over" ? d.view : null);
     return !!(p && p.hand_number === c.hand);
   }
 
@@ -1185,7 +1191,7 @@
   function delayAfter(frame, before) {
     const d = frame.d;
     const k = motion() === "fast" ? FAST_SCALE : 1;
-    if (d.previous) return PACE_HAND * k;
+    if (justDealt(d)) return PACE_HAND * k;
     const v = d.view;
     const pv = before && before.d && before.d.view;
     if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) return PACE_TRICK * k;
@@ -1225,13 +1231,16 @@
   // Frames jumped over (bots acted in a burst) may have ended a hand: keep its summary (with its
   // last trick), or the player would never see how the hand went.
   function noteSkipped(frames) {
-    for (const f of frames) {
-      const p = f.d && f.d.previous;
-      if (!p) continue;
-      if (!S.summary || S.summary.key !== p.hand_number) {
-        S.summary = { key: p.hand_number, p, at: Date.now(), closed: false };
-      }
-    }
+    for (const f of frames) noteSummary(f.d);
+  }
+
+  /** The hand-over summary of the hand before this frame's (d.previous), once per hand: the banner
+      when the frame is the new hand's first, else (a reload, a reconnection later in the new
+      hand's bidding) only its line above the hand, as the banner would have folded by then. */
+  function noteSummary(d) {
+    const p = d && d.previous;
+    if (!p || (S.summary && S.summary.key === p.hand_number)) return;
+    S.summary = { key: p.hand_number, p, at: Date.now(), closed: false, folded: !justDealt(d) };
   }
 
   function showFrame(f, before, skipped) {
@@ -1243,12 +1252,7 @@
     if (S.hints && S.hints.v !== f.v) S.hints = null;
     const d = f.d;
     // the hand-over banner
-    if (d.previous) {
-      const key = d.previous.hand_number;
-      if (!S.summary || S.summary.key !== key) {
-        S.summary = { key, p: d.previous, at: Date.now(), closed: false };
-      }
-    }
+    noteSummary(d);
     // a trick of this hand just ended: said above the hand for a moment once the felt no longer
     // shows it (the last trick of a hand is in the hand-over summary instead)
     const v = d.view;
@@ -2165,7 +2169,7 @@
     if (sm && !sm.closed && d.status === "playing") {
       if (isMyTurn(S.shown)) sm.folded = true;
       const age = now - sm.at;
-      const stillPrevious = !!(d.previous && d.previous.hand_number === sm.key);
+      const stillPrevious = justDealt(d) && d.previous.hand_number === sm.key;
       show = !sm.folded && age < SUMMARY_MAX && (stillPrevious || age < SUMMARY_MIN);
       if (show) wake = stillPrevious ? SUMMARY_MAX - age : SUMMARY_MIN - age;
       else if (S.seat !== null && v && v.hand_number === sm.key + 1) {
@@ -2639,22 +2643,31 @@
   }
 
   /** The latest finished trick of the hand being played (after the game, of its last hand), read
-      from the frame alone, so a reload shows the same. None before the hand's first trick is
-      done, however the hand before ended: its last trick is in the hand-over summary. */
+      from the frame alone, so a reload shows the same. Until the hand's first card, the last
+      trick of the hand before (d.previous, sent until then; under match rules the last hand of
+      the game before), said so; from its first card to its first trick's end, none. */
   function renderLastTrick(d) {
     const box = $("last-trick");
     const v = d.view;
-    const tricks = v && Array.isArray(v.tricks) ? v.tricks : [];
+    let tricks = v && Array.isArray(v.tricks) ? v.tricks : [];
+    const prev = d.previous;
+    const before = !tricks.length && v && !(v.trick || []).length && prev && Array.isArray(prev.tricks) &&
+                   prev.tricks.length ? prev : null;
+    if (before) tricks = before.tricks;
     const t = tricks.length ? tricks[tricks.length - 1] : null;
-    const key = JSON.stringify([v ? v.hand_number : null, tricks.length, t, d.seats && d.seats.map((s) => s && s.name), S.seat]);
+    const key = JSON.stringify([v ? v.hand_number : null, before ? before.hand_number : null, tricks.length, t,
+                                d.seats && d.seats.map((s) => s && s.name), S.seat]);
     if (S.renderKeys.last === key) return;
     S.renderKeys.last = key;
     E.clear(box);
-    box.dataset.hand = v ? String(v.hand_number) : "";
+    box.dataset.hand = before ? String(before.hand_number) : v ? String(v.hand_number) : "";
     box.dataset.tricks = String(tricks.length);
+    box.dataset.previous = before ? "1" : "";
     if (!t) { box.append(el("span", { class: "muted small", text: "No trick yet in this hand." })); return; }
     const who = S.seat !== null && t.winner === S.seat ? "you" : seatName(d, t.winner);
-    box.append(el("span", { class: "muted small", id: "last-trick-caption", text: `Trick ${tricks.length} of hand ${handNo(d, v)}, won by ${who}` }));
+    const text = before ? `Last trick of ${previousHandWords(d, v, before)}, won by ${who}`
+      : `Trick ${tricks.length} of hand ${handNo(d, v)}, won by ${who}`;
+    box.append(el("span", { class: "muted small", id: "last-trick-caption", text }));
     for (const p of t.plays || []) {
       const win = p.seat === t.winner;
       const item = el("div", { class: "play" + (win ? " win" : ""), dataset: { seat: String(p.seat) },
@@ -2664,6 +2677,16 @@
       if (S.seat === null || p.seat !== S.seat) item.append(el("span", { class: "n", text: baseName(d, p.seat) }));
       box.append(item);
     }
+  }
+
+  /** The hand before the one being played, as players count it: "hand 3" (the hand before in this
+      game is a real one, having tricks), or under match rules "game 1" (its last hand). */
+  function previousHandWords(d, v, p) {
+    if (p.hand_number === v.hand_number - 1) return `hand ${typeof d.hand_no === "number" ? d.hand_no - 1 : p.hand_number + 1}`;
+    const r = resultOf(d, p);
+    const m = matchOf(d);
+    const game = r && typeof r.game === "number" ? r.game : m && typeof m.game === "number" ? m.game - 1 : null;
+    return game ? `game ${game}` : "the hand before";
   }
 
   /** Where a seat sits on the felt, in a word: You, Left, Partner, Right (or the compass for a
