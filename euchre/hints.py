@@ -29,7 +29,8 @@ before the play, where :mod:`euchre.fastbid` draws the deals by the bids, :data:
 where they are weighed: the card play, the house rules' bids; the first two tricks take
 :data:`READ_FACTOR` times the card deals). A hint's points are what the seat can expect, and a
 partner's order up says it holds trumps: unread, the dealer was told to expect about a point less
-than the real deals gave, whatever it discarded (``bench/hint_calibration.py``).
+than the real deals gave, whatever it discarded (``bench/hint_calibration.py``). It reads the
+dealer's hidden discard too, as the search bot does (``infer_discard``: a dealer keeps its trumps).
 
 A hint removes part of the sampling noise with a control variate (``control``, the module
 :mod:`euchre.bots.control`): where each unseen card lies. Cards the seat cannot tell apart (of one

@@ -40,7 +40,13 @@ from euchre.rules import Rules
 from euchre.state import Phase, State, Trick
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from euchre.game import Game
+
+    Bury = Callable[[list[Card], int], Card]
+    """A model of the dealer's discard: the card it buries of the given six (the ones it may
+    bury), given trump (:meth:`PlayerView.resample`)."""
 
 __all__ = ["PlayerView"]
 
@@ -354,7 +360,8 @@ class PlayerView:
         """The cards of :meth:`unseen_mask`, lowest id first."""
         return tuple(iter_mask(self.unseen_mask()))
 
-    def resample(self, rng: random.Random, *, tries: int = 200) -> State:
+    def resample(self, rng: random.Random, *, tries: int = 200, bury: Bury | None = None,
+                 bury_misfit: float = 1.0, redraws: int = 64) -> State:
         """A full hand consistent with everything this seat knows, with the unseen cards dealt at
         random: this seat's cards, every card played, the up card (in the dealer's hand when it
         was taken and not yet played), the voids shown in play, and the dealer's buried card when
@@ -377,6 +384,15 @@ class PlayerView:
         :func:`_resample_open`: the unseen cards go to the other seats, and what is left over
         (Hasenpfeffer's unused card) is the stock, which nobody holds; a forced bid puts the Joker
         in the bidder's hand.
+
+        ``bury``: a model of the dealer's discard (the card it buries of its six, given trump),
+        for a seat that did not see it: without it the buried card is any card the seat has not
+        seen, as if the dealer had buried at random, which no player does (a dealer keeps its
+        trumps). With it, a dealt deal is kept as likely as the model explains it (the mean, over
+        the cards it could have buried, of 1 where the model buries that card and
+        ``bury_misfit`` where not: which of them was buried changes nothing else) and dealt
+        again otherwise, up to ``redraws`` times (then the last is kept: every deal the view
+        allows fits about as badly). The Euchre games without house rules only.
         """
         if self.up_card is None and not self.rules.has_up_card:
             return _resample_open(self, rng, tries)
@@ -416,6 +432,69 @@ class PlayerView:
         pool: list[int] = list(iter_mask(pool_mask))
         voids = self.voids()
         seats = [s for s in range(n) if need[s] > 0]
+        read = bury is not None and hidden_discard and known_discard is None and bury_misfit < 1.0
+        for _ in range(redraws if read else 1):
+            now, buried = self._deal_hidden(rng, tries, pool, seats, need, voids, played, mine, up, up_fixed,
+                                            hidden_discard, taken_up_in_pool)
+            if not read:
+                break
+            dealt = 0
+            for m in now:
+                dealt |= m
+            if rng.random() < self._bury_fit(now[dealer] | played[dealer], [c for c in pool if not dealt >> c & 1],
+                                             bury, bury_misfit):  # type: ignore[arg-type]
+                break
+        if known_discard is not None:
+            buried = known_discard
+        used = 0
+        for m in now:
+            used |= m
+        used |= all_played
+        hands = []
+        for s in range(n):
+            start = now[s] | played[s]
+            if s == dealer and self.up_card_taken:
+                if buried is not None:
+                    start |= 1 << buried
+                start &= ~(1 << up)
+            hands.append([CARDS[c] for c in iter_mask(start)])
+        if buried is not None:
+            used |= 1 << buried
+        stock = [c for c in iter_mask(deck_mask(rules.deck) & ~used & ~(1 << up))]
+        state = State(rules, dealer=dealer, hands=hands, up_card=up, stock=stock)
+        for _, action in self.actions:
+            if action is None:
+                assert buried is not None
+                action = DISCARD_ACTIONS[buried]
+            state._push(action)
+        return state
+
+    def _bury_fit(self, kept: int, candidates: list[int], bury: Bury, misfit: float) -> float:
+        """How well a dealt deal explains the dealer's hidden discard by the model ``bury``
+        (:meth:`resample`): ``kept`` is the dealer's five cards after its discard (held and played),
+        ``candidates`` the cards it could have buried (the one it did and those nobody holds)."""
+        up = self.up_card
+        trump = self.trump
+        assert up is not None and trump is not None
+        may_bury_up = self.rules.dealer_may_discard_up_card
+        total, count = 0.0, 0
+        for card in sorted(candidates):
+            six = kept | 1 << card
+            if not six >> up & 1:
+                continue  # (the dealer took the up card: it is among the six)
+            options = [CARDS[c] for c in iter_mask(six) if may_bury_up or c != up]
+            count += 1
+            total += 1.0 if bury(options, trump) == card else misfit
+        return total / count if count else 1.0
+
+    def _deal_hidden(self, rng: random.Random, tries: int, pool: list[int], seats: list[int], need: list[int],
+                     voids: dict[int, int], played: list[int], mine: int, up: int, up_fixed: bool,
+                     hidden_discard: bool, taken_up_in_pool: bool) -> tuple[list[int], int | None]:
+        """One deal of the unseen cards for :meth:`resample`: each seat's cards now, as masks, and
+        the buried card when the seat did not see it."""
+        rules = self.rules
+        n = rules.players
+        dealer = self.dealer
         deal_to: dict[int, list[int]] = {}
         buried: int | None = None
         for attempt in range(tries + 1):
@@ -466,30 +545,7 @@ class PlayerView:
                 now[s] = mask_of(deal_to.get(s, ()))
         if up_fixed:
             now[dealer] |= 1 << up
-        if known_discard is not None:
-            buried = known_discard
-        used = 0
-        for m in now:
-            used |= m
-        used |= all_played
-        hands = []
-        for s in range(n):
-            start = now[s] | played[s]
-            if s == dealer and self.up_card_taken:
-                if buried is not None:
-                    start |= 1 << buried
-                start &= ~(1 << up)
-            hands.append([CARDS[c] for c in iter_mask(start)])
-        if buried is not None:
-            used |= 1 << buried
-        stock = [c for c in iter_mask(deck_mask(rules.deck) & ~used & ~(1 << up))]
-        state = State(rules, dealer=dealer, hands=hands, up_card=up, stock=stock)
-        for _, action in self.actions:
-            if action is None:
-                assert buried is not None
-                action = DISCARD_ACTIONS[buried]
-            state._push(action)
-        return state
+        return now, buried
 
     @staticmethod
     def _constrained_fill(pool: list[int], seats: list[int], need: list[int], voids: dict[int, int],

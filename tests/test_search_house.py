@@ -99,7 +99,8 @@ def test_no_trump_with_call_for_best_games_search_every_decision() -> None:
     game, search = play_game(NO_TRUMP_BEST, seed=2)
     assert game.is_over
     decided = searched_everything(search)
-    assert sum(decided.values()) > 30
+    # (Loners under call for best make short games: at least five searched decisions a hand.)
+    assert sum(decided.values()) >= 5 * len(game.hands)
     assert any("gift" in k for k in decided) or any(h.gifts for h in game.hands), decided
 
 

@@ -9,7 +9,11 @@ really did counts fully, one in which it would not counts ``bid_misfit`` (:data:
 not explain the bids is drawn again, :mod:`euchre.fastbid`; the hints read the bids so).
 With ``infer_play`` (on by default) it weighs each sample by the other side's card play the same
 way: every card an opponent played with a choice that the heuristic player would not have played
-with the sampled hand multiplies the weight by :data:`PLAY_MISFIT`. Every legal action is then
+with the sampled hand multiplies the weight by :data:`PLAY_MISFIT`. With ``infer_discard`` (on by
+default) a seat that did not see the dealer's discard draws its samples as likely as the heuristic
+player's discard explains them (:meth:`~euchre.view.PlayerView.resample` with ``bury``,
+:data:`DISCARD_MISFIT`): a dealer keeps its trumps, and sampled as if it had buried any card it
+held about 0.3 trumps fewer than in real deals. Every legal action is then
 valued on every sample (for a bid, on more samples while the decision is close: ``close_factor``):
 
 * a card: by the exact solver (:mod:`euchre.solver`), all four hands open, best play after;
@@ -97,7 +101,7 @@ from typing import TYPE_CHECKING
 
 from euchre.actions import PASS, Action, Kind
 from euchre.bots.base import Bot
-from euchre.bots.heuristic import HeuristicBot
+from euchre.bots.heuristic import HeuristicBot, weakest_card
 from euchre.bots.search_double import EARLY_EVEN as DOUBLE_EVEN
 from euchre.bots.search_double import double_budget, double_handover, double_within_reach
 from euchre.bots.search_napoleon import EARLY_EVEN as NAPOLEON_EVEN
@@ -142,6 +146,14 @@ Hasenpfeffer and Bid Euchre)."""
 PLAY_MISFIT = 0.3
 """Weight of a sample for each card the other side played that the heuristic policy would not
 have played with the sampled hand (reading the card play; ``infer_play``)."""
+DISCARD_MISFIT = 0.05
+"""Weight of a sample's buried card when the heuristic player, holding the dealer's six cards,
+would have buried another (reading the dealer's hidden discard; ``infer_discard``). A dealer
+keeps its trumps and its aces and voids a side suit when it can, which every sound player does;
+sampled as if its discard were any card, the dealer who picked up held 0.28 trumps fewer in the
+samples than in the real deals of heuristic games (bench/README.md)."""
+DISCARD_DRAWS = 64
+"""At most this many draws of a sample for one kept by the dealer's discard (``infer_discard``)."""
 BID_SAMPLES = 800
 """Sampled deals per decision before the play (a bid, the dealer's discard, a lone defence), where
 the compiled samples value it (:mod:`euchre.fastbid`, about 0.2 ms a deal on one core: see
@@ -379,7 +391,9 @@ class SearchBot(Bot):
     bid valued in Python (its best choice ahead by less than ``close_margin`` points) is sampled up
     to ``close_factor`` times as often.
     ``infer_play`` is the weight of a sample per card of the other side's play it does not explain
-    (``None``: not read). ``infer_bids`` weighs samples by the bidding, ``bid_misfit`` (:data:`MISFIT`)
+    (``None``: not read); ``infer_discard`` the chance of keeping a drawn sample whose dealer would
+    not have buried what it did, as the heuristic player buries (``None``: any buried card is as
+    likely; see the module docstring). ``infer_bids`` weighs samples by the bidding, ``bid_misfit`` (:data:`MISFIT`)
     for each other seat's bid the heuristic player would not have made with the sample's cards, on
     the compiled samples too (off by default: measured, it did not pay, see the module docstring;
     the hints read the bids, :data:`euchre.hints.HINT_MISFIT`), ``score_aware`` values points by the chance of
@@ -479,7 +493,8 @@ class SearchBot(Bot):
                  early_play: bool = True, early_even: bool | None = None, compiled_bids: bool = True,
                  house_bid_samples: int = HOUSE_BID_SAMPLES, late_fusion: int = 0,
                  bids_in_play: float | None = None, infer_partner: float | None = None,
-                 control: bool = False, bid_misfit: float = MISFIT) -> None:
+                 control: bool = False, bid_misfit: float = MISFIT,
+                 infer_discard: float | None = DISCARD_MISFIT) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -502,12 +517,14 @@ class SearchBot(Bot):
             raise ValueError(f"early_even must be true, false or null, not {early_even!r}")
         if isinstance(bid_misfit, bool) or not isinstance(bid_misfit, (int, float)) or not 0 < bid_misfit <= 1:
             raise ValueError(f"bid_misfit must be a number above 0 and at most 1, not {bid_misfit!r}")
-        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner}.items():
+        for name, weight in {"bids_in_play": bids_in_play, "infer_partner": infer_partner,
+                             "infer_discard": infer_discard}.items():
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, (int, float))
                                        or not 0 < weight <= 1):
                 raise ValueError(f"{name} must be a number above 0 and at most 1, or null, not {weight!r}")
         self.seed = seed
         self.bid_misfit = bid_misfit
+        self.infer_discard = infer_discard
         self.control = control
         self.late_fusion = late_fusion
         self.infer_partner = infer_partner
@@ -631,10 +648,12 @@ class SearchBot(Bot):
         said: dict[tuple[object, ...], bool] = {}  # the other seats' bids, explained
         read_bids = (self.bids_in_play if not bidding and not self.infer_bids
                      and not (view.rules.napoleon or view.rules.double_deck or view.rules.bids_tricks) else None)
+        # The dealer's hidden discard, read where the seat did not see it (resample's own check).
+        bury = weakest_card if self.infer_discard is not None and view.rules.sister_game is None else None
         candidates = legal
         i = 0
         while i < most:
-            sample = view.resample(self._rng)
+            sample = view.resample(self._rng, bury=bury, bury_misfit=self.infer_discard or 1.0, redraws=DISCARD_DRAWS)
             w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
             if read_bids is not None:
                 w *= self._bid_weight(sample, seat, read_bids, said)
