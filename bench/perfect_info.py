@@ -78,7 +78,8 @@ class PartnerView(PlayerView):
         object.__setattr__(view, "_known", frozenset(known))
         return view
 
-    def resample(self, rng: random.Random, *, tries: int = 200) -> State:
+    def resample(self, rng: random.Random, *, tries: int = 200, **_: object) -> State:
+        # (The dealer's discard model, ``bury``, is not read: these samples keep real hands.)
         true: State = self._true  # type: ignore[attr-defined]
         known: frozenset[int] = self._known  # type: ignore[attr-defined]
         deal = true.deal

@@ -648,12 +648,14 @@ class SearchBot(Bot):
         said: dict[tuple[object, ...], bool] = {}  # the other seats' bids, explained
         read_bids = (self.bids_in_play if not bidding and not self.infer_bids
                      and not (view.rules.napoleon or view.rules.double_deck or view.rules.bids_tricks) else None)
-        # The dealer's hidden discard, read where the seat did not see it (resample's own check).
-        bury = weakest_card if self.infer_discard is not None and view.rules.sister_game is None else None
+        # The dealer's hidden discard, read where the seat did not see it.
+        bury = (self.infer_discard is not None and view.rules.sister_game is None and view.dealer_discarded
+                and view.discard is None)
         candidates = legal
         i = 0
         while i < most:
-            sample = view.resample(self._rng, bury=bury, bury_misfit=self.infer_discard or 1.0, redraws=DISCARD_DRAWS)
+            sample = (view.resample(self._rng, bury=weakest_card, bury_misfit=self.infer_discard or 1.0,
+                                    redraws=DISCARD_DRAWS) if bury else view.resample(self._rng))
             w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
             if read_bids is not None:
                 w *= self._bid_weight(sample, seat, read_bids, said)
