@@ -147,11 +147,12 @@ PLAY_MISFIT = 0.3
 """Weight of a sample for each card the other side played that the heuristic policy would not
 have played with the sampled hand (reading the card play; ``infer_play``)."""
 DISCARD_MISFIT = 0.05
-"""Weight of a sample's buried card when the heuristic player, holding the dealer's six cards,
-would have buried another (reading the dealer's hidden discard; ``infer_discard``). A dealer
+"""Reading the dealer's hidden discard (``infer_discard``): a dealt deal counts each card the
+dealer could have buried at 1 where the heuristic player, holding those six cards, would have
+buried it and at this where not, and is kept with the mean of those (else dealt again). A dealer
 keeps its trumps and its aces and voids a side suit when it can, which every sound player does;
-sampled as if its discard were any card, the dealer who picked up held 0.28 trumps fewer in the
-samples than in the real deals of heuristic games (bench/README.md)."""
+sampled as if its discard were any card, the dealer who picked up held 0.30 trumps fewer in the
+samples than in the real deals of heuristic games, 0.07 with this reading (bench/README.md)."""
 DISCARD_DRAWS = 64
 """At most this many draws of a sample for one kept by the dealer's discard (``infer_discard``)."""
 BID_SAMPLES = 800
