@@ -249,7 +249,7 @@ def test_the_hint_strip_at_seven_seats_on_a_phone(pages: Pages) -> None:
     assert page.locator("#hint-quick").is_visible()
     no_overlap(page, FELT_PARTS, 9)  # seven seats, the hand's number and the Hint button
     page.click("#hint-quick")
-    page.wait_for_selector("#hint-strip li .pts")
+    page.wait_for_selector("#hint-strip li .pts", timeout=60_000)
     d = page.evaluate("() => window.euchreTable.state.d")
     assert page.locator("#hint-strip li").count() == len(s["legal"]) == len(d["legal_words"])
     strip = page.inner_text("#hint-strip")

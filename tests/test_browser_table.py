@@ -398,7 +398,7 @@ def test_phone_hints_show_with_the_hand(pages: Pages) -> None:
     play(page, lambda x: len(x["actions"]) >= 2 and not x["pending"], timeout=30)
     assert page.locator("#hint-quick").is_visible()
     page.click("#hint-quick")
-    page.wait_for_selector("#hint-strip li .pts")
+    page.wait_for_selector("#hint-strip li .pts", timeout=60_000)  # a hint takes seconds; more under load
     page.wait_for_timeout(100)
     n = len(page.evaluate("() => window.euchreTable.state.d.view.legal"))
     assert page.locator("#hint-strip li").count() == n
