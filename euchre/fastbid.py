@@ -70,6 +70,7 @@ from euchre.actions import ACTIONS, DISCARD_ACTIONS, Action
 from euchre.batch import (
     _A_DISCARD,
     _DISCARD,
+    _EFF,
     _F_DEAL,
     _F_DEALER,
     _F_HANDS,
@@ -87,6 +88,7 @@ from euchre.batch import (
     _FIELDS,
     _OVER,
     _PLAY,
+    _POW,
     _R_N,
     _apply,
     _below,
@@ -434,6 +436,8 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
                     # The seat's own later decision: every choice valued.
                     later[i, j] = 1
                     lhand[i, j] = T[_F_HANDS + seat]
+                    if T[_F_PHASE] == _DISCARD:
+                        na = _plausible_discards(acts, na, T[_F_TRUMP])
                     nb[i, j] = na
                     for b in range(na):
                         later_acts[b] = acts[b]
@@ -453,6 +457,31 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
             if later[i, j] == 0:
                 _finish(T, R, H, acts, pts[i, j, 0], hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo,
                         tt_hi, gen, buf, fr, table, groups, memo)
+
+
+@njit(cache=True, nogil=True)
+def _plausible_discards(acts: np.ndarray, na: int, t: int) -> int:
+    """:func:`euchre.bots.search.plausible_discards` on the ``na`` discards in ``acts``, in place:
+    the lowest card of each side suit held (or the lowest trump if none), in their order; returns
+    how many are left."""
+    low = np.full(5, -1, np.int64)
+    for b in range(na):
+        c = acts[b] - _A_DISCARD
+        e = _EFF[t, c]
+        if low[e] < 0 or _POW[t, c] < _POW[t, low[e]]:
+            low[e] = c
+    side = False
+    for e in range(5):
+        if e != t and low[e] >= 0:
+            side = True
+    k = 0
+    for b in range(na):
+        c = acts[b] - _A_DISCARD
+        e = _EFF[t, c]
+        if low[e] == c and (e != t or not side):
+            acts[k] = acts[b]
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from euchre import Game, Rules, fastbid
+from euchre.actions import ACTIONS, Action, discard
 from euchre.bots import SearchBot, make_bot
+from euchre.bots.search import plausible_discards
+from euchre.cards import Card, Suit, deck_cards
+from euchre.fastbid import _plausible_discards
 from euchre.hints import _HintBot, hint
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -326,3 +333,33 @@ def test_a_very_sharp_reading_of_the_bids_still_draws_its_deals() -> None:
     for k, w in zip(got.surprises.tolist(), got.weights.tolist(), strict=True):
         assert w == pytest.approx(1e-6 ** k / max(1e-6 ** k, fastbid.KEEP_FLOOR))
     assert len(fastbid.pool_hands(bot, view, 500, 4)) == 500
+
+
+# --- the dealer's plausible discards (the later discard of an order-up's rollouts) ----------------
+def _discards(text: str) -> list[Action]:
+    return [discard(Card.parse(c)) for c in text.split()]
+
+
+@pytest.mark.parametrize(("hand", "trump", "keep"), [
+    # the lowest card of each side suit: K♠ (not A♠), 10♣; no trump
+    ("Jd Ah 9h As Ks Tc", "h", "Ks Tc"),
+    # the left bower is trump, so diamonds' lowest is the king
+    ("Jd Ad Kd 9h Th Qs", "h", "Kd Qs"),
+    # six trumps: the lowest of them
+    ("Jh Jd Ah Kh Qh 9h", "h", "9h"),
+    # the Joker and the left bower are trump (British: spades trump, so J♣ is the left)
+    ("Jo 9s Ah Kh Qc Jc", "s", "Kh Qc"),
+])
+def test_plausible_discards_are_the_lowest_of_each_side_suit(hand: str, trump: str, keep: str) -> None:
+    t = Suit.parse(trump)
+    assert plausible_discards(_discards(hand), t) == _discards(keep)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(deck_cards(25)).map(lambda p: p[:6]), st.integers(0, 3))
+def test_compiled_plausible_discards_agree_with_the_python_ones(cards: list[Card], trump: int) -> None:
+    """The compiled rollouts value the same discards as the Python path (the deck with the Joker)."""
+    actions = [discard(c) for c in cards]
+    acts = np.array([int(a) for a in actions] + [0] * 4, np.int64)
+    k = _plausible_discards(acts, len(actions), trump)
+    assert [ACTIONS[int(a)] for a in acts[:k]] == plausible_discards(actions, trump)

@@ -22,7 +22,7 @@ from euchre import Game, Rules, State
 from euchre.actions import ORDER, ORDER_ALONE, PASS, Action, Kind, give, play
 from euchre.bots import Bot, HeuristicBot, NoviceBot, SearchBot, make_bot
 from euchre.bots.levels import DEFAULT_LEVEL, LEVELS, level_bot, level_spec
-from euchre.bots.search import MISFIT, TIE_POINTS, Evaluation, win_probability
+from euchre.bots.search import MISFIT, TIE_POINTS, Evaluation, plausible_discards, win_probability
 from euchre.cards import Card, Suit
 from euchre.state import Phase
 from euchre.view import PlayerView
@@ -292,7 +292,12 @@ def test_evaluate_values_every_legal_action_once(rules: Rules, phases: set[Phase
         legal = list(view.legal_actions)
         evaluations = bot.evaluate(view, actions=legal)
         assert sorted(e.action for e in evaluations) == sorted(legal), phase
-        if phase is not Phase.BID2:  # round 2 may drop hopeless calls when ``actions`` is not given
+        if phase is Phase.DISCARD:  # the bot's own discard values the plausible ones only
+            assert view.trump is not None
+            keep = plausible_discards(legal, view.trump)
+            assert 1 <= len(keep) < len(legal)
+            assert sorted(e.action for e in bot.evaluate(view)) == sorted(keep), phase
+        elif phase is not Phase.BID2:  # round 2 may drop hopeless calls when ``actions`` is not given
             assert sorted(e.action for e in bot.evaluate(view)) == sorted(legal), phase
         else:
             pruned = [e.action for e in bot.evaluate(view)]
