@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import numpy as np
 from numba import njit
 
-from euchre.actions import ACTIONS, DISCARD_ACTIONS, Action
+from euchre.actions import ACTIONS, DISCARD_ACTIONS, Action, Kind
 from euchre.batch import (
     _A_DISCARD,
     _DISCARD,
@@ -103,7 +103,7 @@ from euchre.batch import (
     _uniform,
 )
 from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask
-from euchre.rules import HAND_SIZE
+from euchre.rules import HAND_SIZE, Rules
 from euchre.solver import _FIELDS as _SOLVER_FIELDS
 from euchre.solver import _MAX_PLY, MAX_SEATS, _search
 from euchre.state import Phase, State
@@ -112,7 +112,8 @@ from euchre.view import PlayerView, mask_of
 if TYPE_CHECKING:
     from euchre.bots.search import SearchBot, _Later
 
-__all__ = ["covered", "sample_values", "sample_state", "pool_hands", "Samples", "PHASES"]
+__all__ = ["covered", "rules_covered", "sample_values", "sample_state", "pool_hands", "Samples", "BidReader",
+           "PHASES"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
@@ -126,11 +127,16 @@ SIDES = 4
 """Room for the points of each side (a side a seat at most: four)."""
 
 
+def rules_covered(rules: Rules) -> bool:
+    """Whether the compiled samples play these rules' hands (see the module docstring)."""
+    r = rules
+    return not (r.sister_game is not None or r.double_deck or not r.has_up_card or r.hand_size != HAND_SIZE
+                or r.call_for_best or r.ace_no_face or r.farmers_hand)
+
+
 def covered(view: PlayerView) -> bool:
     """Whether :func:`sample_values` values this view's decision (see the module docstring)."""
-    r = view.rules
-    if (r.sister_game is not None or r.double_deck or not r.has_up_card or r.hand_size != HAND_SIZE
-            or r.call_for_best or r.ace_no_face or r.farmers_hand):
+    if not rules_covered(view.rules):
         return False
     if view.phase not in PHASES or view.seat is None or view.up_card is None:
         return False
@@ -139,7 +145,7 @@ def covered(view: PlayerView) -> bool:
     # A lone defence after a discard this seat did not see, where the dealer may bury the up card:
     # the up card is then in the dealer's hand or buried, which the Python sampling rejects for.
     return not (view.up_card_taken and view.seat != view.dealer and view.dealer_discarded
-                and r.dealer_may_discard_up_card)
+                and view.rules.dealer_may_discard_up_card)
 
 
 # --- the compiled samples ----------------------------------------------------------------------------------
@@ -286,6 +292,54 @@ def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: 
              memo)
 
 
+@njit(cache=True, nogil=True)
+def _deal_position(S0: np.ndarray, R: np.ndarray, dealer: int, up: int, dealt: np.ndarray, stock: int) -> None:
+    """``S0`` set to the deal's start: the hands as dealt (``dealt``), the up card and the stock."""
+    n = R[_R_N]
+    for f in range(_FIELDS):
+        S0[f] = 0
+    S0[_F_N] = n
+    S0[_F_DEALER] = dealer
+    for s in range(n):
+        S0[_F_HANDS + s] = dealt[s]
+        S0[_F_DEAL + s] = dealt[s]
+    S0[_F_UP] = up
+    S0[_F_STOCK] = stock
+    _setup(S0, R)
+
+
+@njit(cache=True, nogil=True)
+def _replay_bids(S0: np.ndarray, R: np.ndarray, H: np.ndarray, seat: int, actions: np.ndarray, buried: int,
+                 count: bool, acts: np.ndarray) -> int:
+    """``actions`` replayed on ``S0`` (-1: the dealer's discard, ``buried``), up to the first card
+    played; with ``count``, how many of the other seats' decisions before the play (not the
+    dealer's discard) the heuristic player would not have made there: the bids the deal does not
+    explain (``SearchBot._bid_weight``'s test)."""
+    surprises = 0
+    for j in range(actions.shape[0]):
+        if S0[_F_PHASE] == _PLAY or S0[_F_PHASE] == _OVER:
+            break
+        a = actions[j]
+        if a < 0:
+            a = _A_DISCARD + buried
+        if count and S0[_F_TO_ACT] != seat and S0[_F_PHASE] != _DISCARD:
+            na = _legal(S0, R, acts)
+            if na > 1 and _heuristic(S0, R, H, acts, na) != a:
+                surprises += 1
+        _apply(S0, R, a)
+    return surprises
+
+
+@njit(cache=True, nogil=True)
+def _bid_surprises(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, dealt: np.ndarray, stock: int,
+                   actions: np.ndarray, S0: np.ndarray, acts: np.ndarray) -> int:
+    """The other seats' bids of ``actions`` (a hand's actions, its discard a card) that the
+    heuristic player would not have made on the deal (``dealt``, ``stock``): what :func:`_draw`
+    counts, for a deal drawn elsewhere (:class:`BidReader`)."""
+    _deal_position(S0, R, dealer, up, dealt, stock)
+    return _replay_bids(S0, R, H, seat, actions, -1, True, acts)
+
+
 KEEP_FLOOR = 1 / 64
 """The least chance a deal that does not explain the bids is kept with (:func:`_draw`), so a very
 sharp ``bid_misfit`` costs at most 64 draws a deal on average, not millions."""
@@ -343,26 +397,8 @@ def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix:
                 h &= ~(1 << up)
             dealt[s] = h
         # The view's position on this deal (the batch engine's _replay, the buried card filled in).
-        for f in range(_FIELDS):
-            S0[f] = 0
-        S0[_F_N] = n
-        S0[_F_DEALER] = dealer
-        for s in range(n):
-            S0[_F_HANDS + s] = dealt[s]
-            S0[_F_DEAL + s] = dealt[s]
-        S0[_F_UP] = up
-        S0[_F_STOCK] = stock
-        _setup(S0, R)
-        surprises = 0
-        for j in range(prefix.shape[0]):
-            a = prefix[j]
-            if a < 0:
-                a = _A_DISCARD + buried
-            if misfit < 1.0 and S0[_F_TO_ACT] != seat and S0[_F_PHASE] != _DISCARD and S0[_F_PHASE] != _PLAY:
-                na = _legal(S0, R, acts)
-                if na > 1 and _heuristic(S0, R, H, acts, na) != a:
-                    surprises += 1
-            _apply(S0, R, a)
+        _deal_position(S0, R, dealer, up, dealt, stock)
+        surprises = _replay_bids(S0, R, H, seat, prefix, buried, misfit < 1.0, acts)
         if surprises == 0:
             return 1.0, 0, buried, stock
         keep = misfit ** surprises
@@ -658,6 +694,41 @@ def sample_state(view: PlayerView, deal: np.ndarray) -> State:
     for _, a in view.actions:
         state._push(DISCARD_ACTIONS[int(deal[5])] if a is None else a)
     return state
+
+
+class BidReader:
+    """The other seats' bids read on a full sampled deal, compiled: for the card play's samples
+    (:meth:`~euchre.view.PlayerView.resample`), which the search bot reading the bids
+    (``infer_bids``) draws by the bids as :func:`_draw` draws the bidding's, where the Python
+    test (``SearchBot._bid_weight``, the heuristic player asked on an engine state) cost about a
+    millisecond a deal. One reader serves one view: the seat, the dealer and the up card are
+    its."""
+
+    def __init__(self, view: PlayerView) -> None:
+        if not rules_covered(view.rules) or view.seat is None or view.up_card is None:
+            raise ValueError("the compiled bid reading does not cover this view (fastbid.rules_covered)")
+        self.rules_row = _rules_row(view.rules)
+        self.heuristic_row = _heuristic_row(view.rules.players)
+        self.dealer = view.dealer
+        self.seat = view.seat
+        self.up = int(view.up_card)
+        self._S0 = np.zeros(_FIELDS, np.int64)
+        self._acts = np.empty(40, np.int64)
+        self._dealt = np.zeros(4, np.int64)
+
+    def surprises(self, sample: State) -> int:
+        """How many of the other seats' bids in ``sample`` (a full deal standing where the view
+        does) the heuristic player would not have made with the deal's cards."""
+        deal = sample.deal
+        for s, h in enumerate(deal.hands):
+            self._dealt[s] = mask_of(h)
+        actions = []
+        for a in sample.history:
+            if a.kind is Kind.PLAY:
+                break
+            actions.append(int(a))
+        return int(_bid_surprises(self.rules_row, self.heuristic_row, self.dealer, self.seat, self.up, self._dealt,
+                                  mask_of(deal.stock), np.array(actions, np.int64), self._S0, self._acts))
 
 
 def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING
 from euchre.actions import Action
 from euchre.bots.search import SearchBot, compiled_covers, searches, within_reach
 from euchre.errors import IllegalActionError, RulesError
+from euchre.state import Phase
 from euchre.view import PlayerView
 
 if TYPE_CHECKING:
@@ -90,18 +91,20 @@ leaves fewer of them effective (9,600 deals). Not the double deck's before its l
 its truncated search's rollouts (:func:`euchre.bots.search.within_reach`) are no cheaper then (a
 hint at its third trick took 4 s with it)."""
 HINT_MISFIT = 0.05
-"""Before the play (a bid, a discard): the weight of a sampled deal for each other seat's bid that
-the heuristic player would not have made with the deal's cards (the search bot's ``infer_bids``,
-sharper than its :data:`~euchre.bots.search.MISFIT`), the deals drawn by the bidding
-(:mod:`euchre.fastbid`). A hint's points are what the seat can expect, so its deals must be the
+"""Where the deals are drawn by the bidding, compiled (a bid or discard valued by
+:mod:`euchre.fastbid`, and the card play of the games its :class:`~euchre.fastbid.BidReader`
+covers): the weight of a sampled deal for each other seat's bid that the heuristic player would
+not have made with the deal's cards (the search bot's ``infer_bids``, sharper than its
+:data:`~euchre.bots.search.MISFIT`). A hint's points are what the seat can expect, so its deals must be the
 ones the bidding left likely: unread, a dealer whose partner had ordered up was told to expect
 about -1.1 points for every discard, a point below the solved value of the real deals
 (bench/README.md, ``bench/hint_calibration.py``)."""
 HINT_PLAY_MISFIT = 0.2
-"""The same where the deals are weighed, not drawn by the bids (the Python path: the card play,
-and the house rules' decisions that :mod:`euchre.fastbid` does not cover): sharper, the weights
-left too few effective deals for the hint's stability (issue 14), and in the play the cards
-played say much of what the bids did."""
+"""The same where the deals are weighed, not drawn by the bids (the Python path: the house rules'
+decisions that :mod:`euchre.fastbid` does not cover): sharper, the weights left too few effective
+deals for the hint's stability (issue 14). The card play of the covered games was read so too
+until its deals were drawn: that left the other side's maker 0.30 trumps short in the samples, and
+the hints' points there 0.4 too high (bench/README.md, ``hint_calibration.py``)."""
 READ_FACTOR = 1.5
 """A card play of the first :data:`LATE_TRICKS` tricks read by the bids takes this many times the
 card samples (7,200 deals): the bids' weights leave fewer of the deals effective, and the early
@@ -188,6 +191,17 @@ class _HintBot(SearchBot):
         return fastbid.pool_hands(self, view, count, seed, threads=self.threads)
 
 
+def _drawn_by_bids(view: PlayerView) -> bool:
+    """Whether a hint's deals here are drawn by the bids (compiled), not weighed by them: a bid
+    valued by :mod:`euchre.fastbid`, or a card play whose rules it covers (its
+    :class:`~euchre.fastbid.BidReader`)."""
+    if view.phase is Phase.PLAY:
+        from euchre import fastbid
+
+        return fastbid.rules_covered(view.rules) and view.up_card is not None
+    return compiled_covers(view)
+
+
 def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPLES,
          bid_samples: int = HINT_BID_SAMPLES, actions: list[Action] | None = None,
          control: bool = True, auction_samples: int = HINT_AUCTION_SAMPLES, threads: int = 1,
@@ -214,7 +228,7 @@ def hint(view: PlayerView, seed: int | None = None, *, samples: int = HINT_SAMPL
                    score_aware=False, bid_margin=0.0, alone_margin=0.0, trick_margin=0.0, close_factor=1,
                    auction_close_factor=1, wide_samples=samples, control=control,
                    auction_samples=auction_samples, threads=threads, house_bid_samples=house_bid_samples,
-                   infer_bids=reads, bid_misfit=HINT_MISFIT if reads and compiled_covers(view) else HINT_PLAY_MISFIT)
+                   infer_bids=reads, bid_misfit=HINT_MISFIT if reads and _drawn_by_bids(view) else HINT_PLAY_MISFIT)
     legal = list(view.legal_actions) if actions is None else list(actions)
     if actions is not None:
         wrong = [a for a in legal if a not in view.legal_actions]

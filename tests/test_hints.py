@@ -341,9 +341,10 @@ def test_a_hint_reads_the_bids_before_it() -> None:
 
 
 def test_the_bids_are_read_sharply_only_where_the_deals_are_drawn_by_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Before the play the compiled samples draw the deals by the bids (:data:`HINT_MISFIT`); where
-    deals are weighed instead (the card play, a house rule's bid on the Python path) a sharp weight
-    would leave too few of them, so they are read at :data:`HINT_PLAY_MISFIT`."""
+    """The compiled samples before the play, and the card play where the compiled reading covers
+    the rules (:class:`euchre.fastbid.BidReader`), draw the deals by the bids (:data:`HINT_MISFIT`);
+    where deals are weighed instead (a house rule's bid or card play on the Python path) a sharp
+    weight would leave too few of them, so they are read at :data:`HINT_PLAY_MISFIT`."""
     from euchre import hints
     from euchre.state import State
 
@@ -362,7 +363,10 @@ def test_the_bids_are_read_sharply_only_where_the_deals_are_drawn_by_them(monkey
         s.push("pass")
     for s, samples in ((plain, 60), (best, 20)):
         hint(PlayerView.of(s, s.to_act), bid_samples=samples, house_bid_samples=samples)
-    plain.push("order")
-    plain.push("discard 9d")
-    hint(PlayerView.of(plain, plain.to_act), samples=20)
-    assert seen == [(True, hints.HINT_MISFIT), (True, hints.HINT_PLAY_MISFIT), (True, hints.HINT_PLAY_MISFIT)]
+    for s in (plain, best):
+        s.push("order")
+        s.push("discard 9d")
+        assert s.phase is Phase.PLAY
+        hint(PlayerView.of(s, s.to_act), samples=20)
+    assert seen == [(True, hints.HINT_MISFIT), (True, hints.HINT_PLAY_MISFIT), (True, hints.HINT_MISFIT),
+                    (True, hints.HINT_PLAY_MISFIT)]

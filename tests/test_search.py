@@ -15,6 +15,7 @@ import threading
 import tracemalloc
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -548,6 +549,14 @@ def test_infer_bids_reads_every_bid_before_the_play(rules: Rules, games: int, mo
         return real(self, sample, seat, misfit, cache)
 
     monkeypatch.setattr(SearchBot, "_bid_weight", spy)
+    drawn: list[float] = []  # the card play's deals are drawn by the bids (compiled), not weighed
+    real_draw = SearchBot._draw_by_bids
+
+    def spy_draw(self: SearchBot, *args: Any) -> tuple[State, float]:
+        drawn.append(self.bid_misfit)
+        return real_draw(self, *args)
+
+    monkeypatch.setattr(SearchBot, "_draw_by_bids", spy_draw)
     rng = random.Random(13)
     checked = misfits = late = chosen = 0
     for state, view in heuristic_views(rules, games, rng):
@@ -569,8 +578,9 @@ def test_infer_bids_reads_every_bid_before_the_play(rules: Rules, games: int, mo
         if chosen < 6 and state.phase is Phase.PLAY:  # (the bids' compiled samples: tests/test_fastbid.py)
             chosen += 1
             read.clear()
+            drawn.clear()
             assert bot.choose(view) in view.legal_actions
-            assert read and set(read) == {MISFIT}  # the decision's samples were read this way
+            assert not read and drawn and set(drawn) == {MISFIT}  # the decision's samples were drawn this way
     assert checked > 40 and 0 < misfits < checked and chosen
     if rules.defend_alone:
         assert late > 0  # a defender answered a loner after the discard, and that answer was read

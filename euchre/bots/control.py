@@ -148,7 +148,8 @@ def features(view: PlayerView, hands: Sequence[tuple[int, ...]]):  # -> numpy ar
 
 def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tuple[int, ...]],
               rows: Sequence[tuple[float, dict[Action, tuple[float, float]]]], utility: bool,
-              center: Sequence[tuple[int, ...]] | None = None) -> list[Evaluation]:
+              center: Sequence[tuple[int, ...]] | None = None,
+              center_weights: Sequence[float] | None = None) -> list[Evaluation]:
     """``evals`` with each choice's points (and its utility, with ``utility``; else the utility is
     the points) corrected by the control variate, and their standard errors with it; unchanged
     where it does not apply (:func:`controllable`, :data:`CONTROL_MIN`). ``hands`` are the seats'
@@ -156,14 +157,18 @@ def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tup
     choice (the seat's own later choices already resolved), in the same order. ``center``: the
     hands of many more deals drawn as these were, where that is not uniformly
     (:func:`euchre.fastbid.pool_hands`, deals drawn by the bidding): the features' means there
-    stand for their expectation, which is zero only under uniform dealing."""
+    stand for their expectation, which is zero only under uniform dealing. ``center_weights``: one
+    per ``center`` deal, where those deals were drawn uniformly and the sampled ones kept with
+    these chances (the card play drawn by the bids, :meth:`SearchBot._draw_by_bids`): the kept
+    deals' expectation is then the chance-weighted mean of all those drawn."""
     if not controllable(view):
         return list(evals)
     import numpy as np
 
     with one_blas_thread():
         X = features(view, list(hands) + list(center or ()))
-        mu = X[len(hands):].mean(axis=0) if center else 0.0
+        mu = (np.average(X[len(hands):], axis=0, weights=center_weights) if center and center_weights is not None
+              else X[len(hands):].mean(axis=0) if center else 0.0)
         X = X[:len(hands)]
         n, k = X.shape
         if k == 0 or n < CONTROL_MIN * k:

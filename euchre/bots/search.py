@@ -117,7 +117,7 @@ from euchre.state import Phase, State
 from euchre.view import PlayerView, seat_actions
 
 if TYPE_CHECKING:
-    from euchre.fastbid import Samples
+    from euchre.fastbid import BidReader, Samples
     from euchre.solver import Solver
 
 __all__ = ["SearchBot", "Evaluation", "win_probability", "searches", "within_reach", "handover"]
@@ -312,6 +312,17 @@ class _Later:
     def key(self) -> tuple[tuple[int, ...], int]:
         """What the seat knows there: the samples with the same key are one decision to it."""
         return self.history, self.hand
+
+
+class _Drawn:
+    """Every deal drawn for a card play read by the bids (:meth:`SearchBot._draw_by_bids`): the
+    seats' hands and the chance it had to be kept."""
+
+    __slots__ = ("hands", "chances")
+
+    def __init__(self) -> None:
+        self.hands: list[tuple[int, ...]] = []
+        self.chances: list[float] = []
 
 
 class _Sums:
@@ -678,11 +689,16 @@ class SearchBot(Bot):
         bury = (self.infer_discard is not None and view.rules.sister_game is None and view.dealer_discarded
                 and view.discard is None)
         candidates = legal
+        # The card play of a bot reading the bids: its deals drawn by the bids (compiled), not weighed.
+        reader = self._bid_reader(view) if self.infer_bids and not bidding else None
+        drawn: _Drawn | None = _Drawn() if reader is not None and self.control else None
         i = 0
         while i < most:
-            sample = (view.resample(self._rng, bury=weakest_card, bury_misfit=self.infer_discard or 1.0,
-                                    redraws=DISCARD_DRAWS) if bury else view.resample(self._rng))
-            w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
+            if reader is not None:
+                sample, w = self._draw_by_bids(view, reader, bury, drawn)
+            else:
+                sample = self._resample(view, bury)
+                w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
             if read_bids is not None:
                 w *= self._bid_weight(sample, seat, read_bids, said)
             if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
@@ -700,7 +716,51 @@ class SearchBot(Bot):
                 ranked = self._finish(acc, candidates, view)
                 if len(ranked) < 2 or self._gap(ranked, view) >= self.close_margin:
                     break
+        if drawn is not None:
+            return self._finish(acc, candidates, view, drawn.hands, drawn.chances)
         return self._finish(acc, candidates, view)
+
+    def _resample(self, view: PlayerView, bury: bool) -> State:
+        """One sampled deal for ``view`` (the dealer's hidden discard read with ``bury``)."""
+        if bury:
+            return view.resample(self._rng, bury=weakest_card, bury_misfit=self.infer_discard or 1.0,
+                                 redraws=DISCARD_DRAWS)
+        return view.resample(self._rng)
+
+    def _bid_reader(self, view: PlayerView) -> BidReader | None:
+        """The compiled reading of the bids for this card play (:class:`euchre.fastbid.BidReader`),
+        or ``None`` where it does not cover the rules (the Python weights then)."""
+        if view.rules.napoleon or view.rules.double_deck or view.rules.bids_tricks:
+            return None
+        from euchre import fastbid
+
+        if not fastbid.rules_covered(view.rules) or view.up_card is None:
+            return None
+        return fastbid.BidReader(view)
+
+    def _draw_by_bids(self, view: PlayerView, reader: BidReader, bury: bool,
+                      drawn: _Drawn | None) -> tuple[State, float]:
+        """A deal for the card play drawn by the other seats' bids, and its weight, as the
+        bidding's compiled samples are drawn (:func:`euchre.fastbid._draw`): a deal with ``k`` bids
+        the heuristic player would not have made is kept with chance ``max(m ** k, m, KEEP_FLOOR)``
+        (``m``: ``bid_misfit``) and weighs ``m ** k`` over that chance, so the kept deals stand for
+        the deals :meth:`_bid_weight` weighs, with every deal of at most one surprise weighing 1:
+        about as many effective deals as solved ones, where weighing left a fraction. Every deal
+        drawn, kept or not, goes to ``drawn`` with its chance: the control variate's features have
+        the kept deals' mean there (:func:`euchre.bots.control.corrected`)."""
+        from euchre.fastbid import KEEP_FLOOR
+
+        misfit = self.bid_misfit
+        while True:
+            sample = self._resample(view, bury)
+            k = reader.surprises(sample)
+            keep = misfit ** k
+            chance = max(keep, misfit, KEEP_FLOOR) if k else 1.0
+            if drawn is not None:
+                drawn.hands.append(tuple(sample.hands))
+                drawn.chances.append(chance)
+            if chance >= 1.0 or self._rng.random() < chance:
+                return sample, keep / chance
 
     def _evaluate_compiled(self, view: PlayerView, candidates: list[Action], count: int,
                            prune: bool) -> list[Evaluation]:
@@ -749,7 +809,8 @@ class SearchBot(Bot):
         return napoleon_budget(view, self.samples, self.auction_samples)
 
     def _finish(self, acc: _Sums, candidates: list[Action], view: PlayerView,
-                center: list[tuple[int, ...]] | None = None) -> list[Evaluation]:
+                center: list[tuple[int, ...]] | None = None,
+                center_weights: list[float] | None = None) -> list[Evaluation]:
         """The evaluations from the sums so far, best first (``acc`` is not changed); ``center``:
         the control variate's deals for the features' means (:func:`euchre.bots.control.corrected`)."""
         sums = {a: list(acc.sums[a]) for a in candidates}
@@ -775,7 +836,7 @@ class SearchBot(Bot):
         if self.control and len(acc.hands) == acc.count:
             from euchre.bots.control import corrected
 
-            out = corrected(out, view, acc.hands, rows, self._score_matters(view), center)
+            out = corrected(out, view, acc.hands, rows, self._score_matters(view), center, center_weights)
         out.sort(key=lambda e: -self._adjusted(e, view))
         return out
 
