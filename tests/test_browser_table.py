@@ -511,6 +511,77 @@ def test_stats_page_counts_practice_games_apart(pages: Pages) -> None:
     assert row.locator("td[data-label='Games']").inner_text() == "0"
     assert row.locator("td[data-label='Win %']").inner_text() == "–"
 
+    # /games tags the game (a chosen deal: every seat's), on a phone too, and still fits it
+    table_id = hook(game, "state")["d"]["table"]
+    phone = pages.page(**PHONE_KW)
+    phone.goto("/games")
+    listed = phone.locator(f'#games-body tr[data-id="{table_id}"]')
+    listed.wait_for()
+    tags = listed.locator(".practice-tag")
+    assert tags.count() == 1 and tags.inner_text() == "practice"
+    assert "chosen deal" in (tags.get_attribute("title") or "")
+    # after the players (one tag for them all), in view without scrolling the table sideways
+    assert listed.locator("td").nth(1).locator(".practice-tag").count() == 1
+    box = tags.bounding_box()
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    pages.shot(phone, "games-phone")
+
+
+# /api/games rows as a server might list them: long names, a seat helped by a hint, one by a
+# take-back, one by both, a chosen deal, a fair game and one listed before results were kept.
+BIG_GAMES = [
+    {"id": "g-helped", "preset": "american", "players": ["Bartholomew Featherstone", "Maximiliane Oberholzer",
+                                                         "Wilhelmina Ashworth-Hale", "Cornelius Vanderbilt"],
+     "scores": [10, 8], "winners": [0], "created_at": "2026-12-08T10:00:00+00:00",
+     "finished_at": "2026-12-08T10:30:00+00:00", "egn": True, "seeded": False,
+     "practice": [True, False, True, True],
+     "practice_reasons": [["hinted"], [], ["took_back"], ["took_back", "hinted"]]},
+    {"id": "g-seeded", "preset": "british", "players": ["Sly", "Hana", "Otto", "Ines"], "scores": [11, 4],
+     "winners": [1], "created_at": "2026-12-08T09:00:00+00:00", "finished_at": "2026-12-08T09:20:00+00:00",
+     "egn": True, "seeded": True, "practice": [True] * 4, "practice_reasons": [["seeded"]] * 4},
+    {"id": "g-fair", "preset": "american", "players": ["Fay", "Hana", "Otto", "Ines"], "scores": [10, 2],
+     "winners": [0], "created_at": "2026-12-08T08:00:00+00:00", "finished_at": "2026-12-08T08:20:00+00:00",
+     "egn": True, "seeded": False, "practice": [False] * 4, "practice_reasons": [[]] * 4},
+    {"id": "g-old", "preset": "american", "players": ["Old", "Hana", "Otto", "Ines"], "scores": [10, 9],
+     "winners": [0], "created_at": "2026-11-08T08:00:00+00:00", "finished_at": "2026-11-08T08:20:00+00:00",
+     "egn": True, "seeded": False, "practice": [None] * 4, "practice_reasons": [[]] * 4},
+]
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_games_page_tags_practice_games_and_fits_a_phone(pages: Pages, width: int) -> None:
+    """/games puts a small "practice" tag after each player whose game was a practice game (a
+    take-back or a hint: that seat's only), or one after all the players for a chosen deal, each
+    with a title that says why; a fair game has none, nor a game without marks. The page still
+    fits a phone: nothing scrolls sideways but the table in its box, and a tag stays on one line."""
+    page = pages.page(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.route("**/api/games*", lambda route: route.fulfill(json={"games": BIG_GAMES}))
+    page.goto("/games")
+    page.wait_for_function("() => document.getElementById('games-body').textContent.includes('Bartholomew')")
+    rows = {g["id"]: page.locator(f'#games-body tr[data-id="{g["id"]}"]') for g in BIG_GAMES}
+    titles = rows["g-helped"].locator(".practice-tag").evaluate_all("(els) => els.map((e) => e.title)")
+    assert titles == [
+        "Bartholomew Featherstone was given a hint: a practice game for them, counted apart in the statistics.",
+        "Wilhelmina Ashworth-Hale took back a card: a practice game for them, counted apart in the statistics.",
+        "Cornelius Vanderbilt took back a card and was given a hint: a practice game for them, counted apart in "
+        "the statistics."], titles
+    # each tag right after its player's name, in the players' cell
+    assert rows["g-helped"].locator("td").nth(1).locator(".practice-tag").count() == 3
+    seeded = rows["g-seeded"].locator(".practice-tag")
+    assert seeded.count() == 1 and "chosen deal" in (seeded.get_attribute("title") or "")
+    assert rows["g-seeded"].locator("td").nth(1).locator(".practice-tag").count() == 1
+    assert rows["g-fair"].locator(".practice-tag").count() == 0 and rows["g-old"].locator(".practice-tag").count() == 0
+    # the winner's mark still shows the side's names (the tags are inside it, not in its place)
+    assert "Bartholomew Featherstone" in rows["g-helped"].locator("td").nth(4).inner_text()
+    fit = page.evaluate("""() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+        tags: [...document.querySelectorAll('.practice-tag')].map((t) => t.getClientRects().length)})""")
+    assert fit["doc"] <= width and fit["body"] <= width, fit
+    assert fit["tags"] and all(n == 1 for n in fit["tags"]), fit  # (a tag never breaks over two lines)
+    wrap = page.locator(".table-wrap").bounding_box()
+    assert wrap is not None and wrap["x"] >= 0 and wrap["x"] + wrap["width"] <= width, wrap
+    pages.shot(page, f"games-{width}")
+
 
 # --- claim and undo -----------------------------------------------------------------------------------------------
 def test_undo_puts_the_card_back(pages: Pages) -> None:
@@ -539,41 +610,101 @@ def test_undo_puts_the_card_back(pages: Pages) -> None:
 
 
 PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics."
+PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics."
+PRACTICE_HELPED = "A hint or a card taken back made this a practice game: it is counted apart in the statistics."
+
+
+def take_back_a_card(page: Page, s: dict[str, Any]) -> None:
+    """Play a card of ``s`` (the seat's turn to play) and take it back with Undo."""
+    card = next(a for a in s["actions"] if a.startswith("play "))
+    act(page, card)
+    page.wait_for_selector("#undo-button:not(.hidden)", timeout=60_000)
+    v = hook(page, "version")
+    page.click("#undo-button")
+    page.wait_for_function("(v) => window.euchreTable.version > v && !window.euchreTable.pending", arg=v)
+
+
+def practice_toast(page: Page) -> bool:
+    """Whether the toast shown (if any) speaks of a practice game."""
+    toast = page.locator("#toast")
+    return toast.is_visible() and "practice game" in toast.inner_text()
 
 
 def test_undo_and_hints_say_they_make_a_practice_game(pages: Pages) -> None:
     """Hint and Undo say, before they are used (their titles), that they make the game a practice
     game, counted apart in the statistics; the game's first hint says it under its answers and the
-    first take-back in a toast, once each (docs/server.md, "Practice games")."""
+    first take-back in a toast, once each, and only while the game is not one already: after
+    either, the felt's quiet practice tag says it, and the other says nothing more
+    (docs/server.md, "Practice games")."""
     page = open_table(pages, "Pru", settings={"speed": "off"})
     for sel in ("#hint-button", "#hint-quick", "#undo-button"):
         title = page.get_attribute(sel, "title") or ""
         assert "practice game" in title and "statistics" in title, (sel, title)
     s = play(page, lambda x: my_play_turn(x) and len(x["hand"]) >= 3, timeout=45)
-    assert page.locator("#hint-practice").is_hidden()
+    assert page.locator("#hint-practice").is_hidden() and page.locator("#practice-tag").count() == 0
+    assert hook(page, "state")["d"]["practice"] is False
     page.click("#hint-button")
     page.wait_for_selector("#hints li .pts", timeout=120_000)
     note = page.locator("#hint-practice")
     assert note.is_visible() and note.inner_text() == PRACTICE_HINT
     pages.shot(page, "first-hint")
 
-    # the first take-back: a toast says it once
-    card = next(a for a in s["actions"] if a.startswith("play "))
-    act(page, card)
+    # the hint made a practice game: the next frames say so, and the felt's tag with them; a
+    # take-back then says nothing more
+    take_back_a_card(page, s)
     assert page.locator("#hint-practice").is_hidden()  # (the hint went with its position)
-    page.wait_for_selector("#undo-button:not(.hidden)", timeout=60_000)
-    v = hook(page, "version")
-    page.click("#undo-button")
-    page.wait_for_function("(v) => window.euchreTable.version > v && !window.euchreTable.pending", arg=v)
-    toast = page.locator("#toast")
-    assert toast.is_visible() and "practice game" in toast.inner_text(), toast.inner_text()
-    pages.shot(page, "first-undo")
+    assert hook(page, "state")["d"]["practice"] is True
+    tag = page.locator("#hand-no #practice-tag")
+    assert tag.is_visible() and tag.get_attribute("title") == PRACTICE_HELPED
+    assert not practice_toast(page)
+    pages.shot(page, "undo-after-a-hint")
 
-    # a later hint of the same game: its answers without the note
+    # another game: its first take-back says it in a toast, and a hint after it has no note
+    page = open_table(pages, "Pat", settings={"speed": "off"})
+    s = play(page, lambda x: my_play_turn(x) and len(x["hand"]) >= 3, timeout=45)
+    take_back_a_card(page, s)
+    assert practice_toast(page), page.locator("#toast").inner_text()
+    pages.shot(page, "first-undo")
+    page.locator("#hand-no #practice-tag").wait_for()
     page.wait_for_selector("#hint-button:not(.hidden)")
     page.click("#hint-button")
     page.wait_for_selector("#hints li .pts", timeout=120_000)
     assert page.locator("#hint-practice").is_hidden()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_chosen_deal_is_a_practice_game_from_the_start(pages: Pages, phone: bool) -> None:
+    """A table dealt from a chosen seed is a practice game for its player from the first frame
+    (``practice`` and ``seeded``): a quiet tag under the hand's number says so once, its title
+    (a tap, on a phone) saying why, and neither the first hint (no note under its answers) nor
+    the first take-back (no toast) says it again. On a phone the tag covers nothing on the felt."""
+    page = open_table(pages, "Sly", settings={"speed": "off"}, seed=8, **(PHONE_KW if phone else {}))
+    d = hook(page, "state")["d"]
+    assert d["practice"] is True and d["seeded"] is True, d
+    tag = page.locator("#hand-no #practice-tag")
+    tag.wait_for()
+    assert tag.inner_text() == "practice" and tag.get_attribute("title") == PRACTICE_SEEDED
+    assert page.locator(".practice-tag").count() == 1
+    s = play(page, lambda x: my_play_turn(x) and len(x["hand"]) >= 3, timeout=45)
+    r = page.evaluate(IN_VIEW, [["#practice-tag", True], [".seat", True], ["#hand .card", True], ["#score", True]])
+    assert not r["bad"] and r["docWidth"] <= (PHONE["width"] if phone else 1280), r
+    pages.shot(page, "tag")
+
+    # the first hint: its answers, without the note
+    page.click("#hint-quick" if phone else "#hint-button")
+    page.wait_for_selector("#hint-strip li .pts" if phone else "#hints li .pts", timeout=120_000)
+    assert page.locator("#hint-strip-practice").is_hidden() and page.locator("#hint-practice").is_hidden()
+    pages.shot(page, "hint")
+    # the first take-back: no toast
+    if phone:
+        page.click("#hint-strip-close")
+    take_back_a_card(page, s)
+    assert not practice_toast(page)
+    assert tag.is_visible() and page.locator(".practice-tag").count() == 1
+    # the tag says why when tapped (a phone has no titles)
+    tag.click()
+    toast = page.locator("#toast")
+    assert toast.is_visible() and toast.inner_text() == PRACTICE_SEEDED
 
 
 def test_claim_the_rest(pages: Pages) -> None:

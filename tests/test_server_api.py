@@ -433,6 +433,10 @@ def test_whole_game_of_four_people(db: str, tmp_path: Path) -> None:
             assert g["id"] == table_id and g["scores"] == final["scores"] and g["winners"] == final["winners"]
             assert g["players"] == ["P0", "P1", "P2", "P3"] and g["finished_at"]
             assert g["egn"] is True and final["egn"] is True  # (the EGN download is offered)
+            # Nobody was helped: a fair game for every seat, in the list and in every frame.
+            assert g["seeded"] is False and g["practice"] == [False] * 4 and g["practice_reasons"] == [[]] * 4
+            assert all(not f["d"]["practice"] and not f["d"]["seeded"]
+                       for c in clients + [spectator] for f in frames(c, "state"))
             stats = {p["name"]: p for p in srv.http.get("/api/stats").json()["players"]}
             assert set(stats) == {"P0", "P1", "P2", "P3"}
             for s in range(4):

@@ -9,7 +9,10 @@ sent back. The migration that adds it (``0002``) upgrades a database made at ``0
 The totals count fair games only: a game where a seat took back a card or was given a hint is a
 practice game for that seat, one whose seed its creator chose for every seat, counted apart in
 ``practice_games``; the marks are stored, so a restart in the middle of the game keeps them, and
-the migration that adds them (``0005``) marks the old rows it can tell from what is stored.
+the migration that adds them (``0005``) marks the old rows it can tell from what is stored. The
+games list (``/api/games``) marks the same games by seat, from the same stored marks, and each
+seat's state frames say whether its game is one already (``practice``, its own seat only; the
+table's ``seeded``).
 """
 
 from __future__ import annotations
@@ -299,6 +302,23 @@ def marks(srv: Live, table_id: str) -> list[tuple[bool, ...]]:
         store.close()
 
 
+def listed(srv: Live, table_id: str) -> dict[str, Any]:
+    """The finished table's entry in ``/api/games``."""
+    r = srv.http.get("/api/games")
+    assert r.status_code == 200, r.text
+    games = [g for g in r.json()["games"] if g["id"] == table_id]
+    assert len(games) == 1, games
+    game: dict[str, Any] = games[0]
+    return game
+
+
+def practice_listed(srv: Live, table_id: str) -> tuple[bool, list[bool | None], list[list[str]]]:
+    """What ``/api/games`` says of the table's practice games: (seeded, practice by seat, the
+    reasons by seat)."""
+    g = listed(srv, table_id)
+    return g["seeded"], g["practice"], g["practice_reasons"]
+
+
 async def turn(c: Client) -> dict[str, Any]:
     """Read until this seat's frame offers choices; the frame's data (the game must go on)."""
     while not (c.state and c.state["status"] == "playing" and c.state["view"] and c.state["view"]["legal"]):
@@ -342,13 +362,19 @@ def test_a_take_back_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: 
 
         async def scenario() -> None:
             c = await join(srv, d["id"], d["token"])
+            assert c.state is not None and c.state["practice"] is False and c.state["seeded"] is False  # (fair so far)
             rng = random.Random(21)
             await take_back(c, rng)
+            # The frame of the take-back itself says the game is a practice game now, and every one after.
+            assert c.state is not None and c.state["practice"] is True and c.state["seeded"] is False
             await play_out(c, rng)
+            assert c.state is not None and c.state["status"] == "over" and c.state["practice"] is True
             await c.close()
 
         run(scenario())
         assert marks(srv, d["id"]) == [(True, False, False), FAIR, FAIR, FAIR]
+        # The games list marks Tess's seat alone, with why.
+        assert practice_listed(srv, d["id"]) == (False, [True, False, False, False], [["took_back"], [], [], []])
         rows = stats(srv)
         # Tess's game is kept apart: none of it in the totals and rates, one practice game.
         assert [(p["name"], p["key"], p["games"], p["wins"], p["hands"], p["calls"], p["defended"],
@@ -365,19 +391,34 @@ def test_a_hint_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: Path)
 
         async def scenario() -> tuple[str, int]:
             table_id, _, clients = await friends_table(srv, **QUICK)
+            watcher = await join(srv, table_id, None)
+            everyone = [*clients, watcher]
+            assert [c.state["practice"] for c in everyone] == [False] * 5  # type: ignore[index]
             seat = to_act(clients[0])
             await ask_hint(clients[seat])
             # Noted before the answer was sent, on the seat alone, and no event: nobody's version moves.
             assert [s.hinted for s in srv.stored_row(table_id).seats] == [s == seat for s in range(4)]
             assert srv.version(table_id) == 1
             await ask_hint(clients[seat])  # asked again: the same, nothing more to note
+            # The next frames: the hinted seat's says its game is a practice game now; nobody
+            # else's tells of that seat's hint (the others' games are fair, a spectator has none).
+            st = clients[seat].state
+            assert st is not None
+            ack = await reply(clients[seat], {"t": "act", "id": "after-hint", "action": st["view"]["legal"][0],
+                                              "v": clients[seat].v})
+            assert ack["t"] == "ack", ack
+            await sync(everyone, ack["v"])
+            assert [c.state["practice"] for c in everyone] == [s == seat for s in range(4)] + [False]  # type: ignore[index]
+            assert not any(c.state["seeded"] for c in everyone)  # type: ignore[index]
             await asyncio.gather(*(play_out(c, random.Random(30 + s)) for s, c in enumerate(clients)))
-            for c in clients:
+            for c in everyone:
                 await c.close()
             return table_id, seat
 
         table_id, seat = run(scenario(), timeout=120)
         assert marks(srv, table_id) == [(False, s == seat, False) for s in range(4)]
+        assert practice_listed(srv, table_id) == (False, [s == seat for s in range(4)],
+                                                  [["hinted"] if s == seat else [] for s in range(4)])
         rows = {p["name"]: (p["games"], p["practice_games"], p["hands"] > 0) for p in humans(srv)}
         assert rows == {f"P{s}": ((0, 1, False) if s == seat else (1, 0, True)) for s in range(4)}
 
@@ -389,6 +430,11 @@ def test_a_chosen_seed_makes_a_practice_game_of_every_seat_and_its_rematch_is_fa
 
         async def first() -> None:
             c = await join(srv, d["id"], d["token"])
+            # A practice game from its first frame, before any hint or take-back: the table is seeded.
+            assert c.state is not None and c.state["practice"] is True and c.state["seeded"] is True
+            watcher = await join(srv, d["id"], None)
+            assert watcher.state is not None and watcher.state["seeded"] is True and watcher.state["practice"] is False
+            await watcher.close()
             await ask_hint(c)  # (the rematch starts without it)
             await play_out(c, random.Random(7))
             await c.close()
@@ -396,18 +442,23 @@ def test_a_chosen_seed_makes_a_practice_game_of_every_seat_and_its_rematch_is_fa
         run(first())
         assert marks(srv, d["id"]) == [(False, True, True), (False, False, True), (False, False, True),
                                        (False, False, True)]
+        # The games list: the chosen deal on the table, and every seat a practice game.
+        assert practice_listed(srv, d["id"]) == (True, [True] * 4,
+                                                 [["hinted", "seeded"], ["seeded"], ["seeded"], ["seeded"]])
         r = srv.http.post(f"/api/tables/{d['id']}/rematch", headers={"Authorization": f"Bearer {d['token']}"})
         assert r.status_code == 200, r.text
         again = r.json()["id"]
 
         async def second() -> None:
             c = await join(srv, again, d["token"])
+            assert c.state is not None and c.state["practice"] is False and c.state["seeded"] is False
             await play_out(c, random.Random(8))
             await c.close()
 
         run(second())
         # The rematch deals from a new secret seed, and nobody has asked for a hint there.
         assert marks(srv, again) == [FAIR] * 4
+        assert practice_listed(srv, again) == (False, [False] * 4, [[]] * 4)
         assert [(p["name"], p["games"], p["practice_games"]) for p in humans(srv)] == [("Sid", 1, 1)]
         bots = [p for p in stats(srv) if p["kind"] == "bot"]
         assert sum(p["games"] for p in bots) == 3 and sum(p["practice_games"] for p in bots) == 3
@@ -431,6 +482,8 @@ def test_a_restart_in_the_middle_of_the_game_keeps_the_marks(db: str, tmp_path: 
     with serve(url) as srv:
         async def after() -> None:
             c = await join(srv, d["id"], d["token"])
+            # (the first frame after the restart already says so: a reloaded page does not warn again)
+            assert c.state is not None and c.state["practice"] is True and c.state["seeded"] is False
             await play_out(c, random.Random(6))
             await c.close()
 
@@ -500,6 +553,17 @@ def test_the_migration_marks_the_old_practice_games_it_can_tell(db: str, tmp_pat
             "Fay": (1, 0), "Uma": (0, 1), "Sam": (0, 1), "Ora": (1, 0), "Cy": (0, 1), "Fred": (1, 0), "Bob": (2, 1)}
     finally:
         store.close()
+    # The games list marks the same games, with the same reasons ("live" is not over: not listed).
+    store = Store(url)
+    try:
+        games = {g["id"]: (g["seeded"], g["practice"], g["practice_reasons"]) for g in store.games()}
+    finally:
+        store.close()
+    assert games == {"fair": (False, [False, False], [[], []]),
+                     "undone": (False, [True, False], [["took_back"], []]),
+                     "short": (True, [True, True], [["seeded"], ["seeded"]]),
+                     "original": (False, [False], [[]]), "copy": (True, [True], [["seeded"]]),
+                     "friends": (False, [False], [[]])}
     # And back down to 0004, with every row kept.
     alembic_upgrade(url, "0004", down=True)
     engine = create_engine(url)
@@ -511,3 +575,54 @@ def test_the_migration_marks_the_old_practice_games_it_can_tell(db: str, tmp_pat
             assert conn.execute(text("SELECT count(*) FROM results")).scalar() == 9
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_the_games_list_marks_practice_games_as_the_statistics_count_them(db: str, tmp_path: Path) -> None:
+    """``/api/games`` (:meth:`Store.games`) reads each seat's practice game from its stored result
+    marks, with the statistics' own test (:func:`~euchre.server.db.practice_of`): every listed
+    seat marked practice is one ``practice_games`` counts, every other one a game it counts. A
+    finished table without result rows (none is written now; a row lost by hand) lists its seats
+    as unknown (``None``), which the statistics do not count either."""
+    url = fresh_database(db, tmp_path)
+    store = Store(url)  # the head's schema
+    day = dt.datetime(2026, 12, 8, tzinfo=dt.UTC)
+    try:
+        with store.engine.begin() as conn:
+            for n, (table_id, name) in enumerate([("fair", "Fay"), ("hinted", "Hal"), ("undone", "Uma"),
+                                                  ("both", "Bo"), ("seeded", "Sid"), ("rowless", "Ro")]):
+                old_table(conn, table_id, mode="bots", seed=SECRET + n, at=day + dt.timedelta(minutes=n),
+                          players=(name, "Bob", "Bea", "Bert"))
+            conn.execute(results.update().where(results.c.table_id.in_(["hinted", "both"]), results.c.seat == 0)
+                         .values(hinted=True))
+            conn.execute(results.update().where(results.c.table_id.in_(["undone", "both"]), results.c.seat == 0)
+                         .values(took_back=True))
+            conn.execute(tables.update().where(tables.c.id == "seeded").values(seeded=True))
+            conn.execute(results.update().where(results.c.table_id == "seeded").values(seeded=True))
+            conn.execute(results.delete().where(results.c.table_id == "rowless"))
+        games = store.games()
+        rows = store.stats()
+    finally:
+        store.close()
+    # Newest first, each seat by its number as ``players`` lists them.
+    assert [g["id"] for g in games] == ["rowless", "seeded", "both", "undone", "hinted", "fair"]
+    got = {g["id"]: (g["players"][0], g["seeded"], g["practice"], g["practice_reasons"]) for g in games}
+    assert got == {
+        "fair": ("Fay", False, [False] * 4, [[]] * 4),
+        "hinted": ("Hal", False, [True, False, False, False], [["hinted"], [], [], []]),
+        "undone": ("Uma", False, [True, False, False, False], [["took_back"], [], [], []]),
+        "both": ("Bo", False, [True, False, False, False], [["took_back", "hinted"], [], [], []]),
+        "seeded": ("Sid", True, [True] * 4, [["seeded"]] * 4),
+        "rowless": ("Ro", False, [None] * 4, [[]] * 4),
+    }
+    # The statistics count exactly those: a seat listed practice is a practice game of its
+    # player, a seat listed fair a game (the rowless table is in neither).
+    practice: dict[str, int] = {}
+    fair: dict[str, int] = {}
+    for g in games:
+        for name, mark in zip(g["players"], g["practice"], strict=True):
+            if mark is not None:
+                (practice if mark else fair)[name] = (practice if mark else fair).get(name, 0) + 1
+    assert {p["name"]: (p["games"], p["practice_games"]) for p in rows} == {
+        name: (fair.get(name, 0), practice.get(name, 0)) for name in {*practice, *fair}}
+    assert "Ro" not in {p["name"] for p in rows}

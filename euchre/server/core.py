@@ -583,6 +583,9 @@ class LiveTable:
             # nor Napoleon's first trick at six and seven seats), so a page offers no Hint button
             # it would only refuse
             "hints": hintable(g.view(None)) if g is not None else True,
+            # the table's deals come from a seed its creator chose: a practice game for every seat
+            # (a fact about the table, not about a seat; the seed itself stays secret)
+            "seeded": self.row.seeded,
         }
         out: dict[tuple[int | None, bool], dict[str, Any]] = {}
         to_act = g.to_act if g is not None and self.status == "playing" else -1
@@ -619,6 +622,8 @@ class LiveTable:
             out[(seat, host)] = {**shared, "seat": seat, "host": host, "view": view, "previous": prev, "last": last,
                                  "claim": claim, "undo": undo, "hints": hints, "notes": notes,
                                  "legal_words": legal_words,
+                                 # the recipient's own seat only: never another seat's hint or take-back
+                                 "practice": self.assisted(seat),
                                  "result": result}
         return out
 
@@ -779,6 +784,21 @@ class LiveTable:
         return self.seats[seat].kind == "human" and seat not in self.standin and all(
             s.kind == "bot" for s in self.seats if s.seat != seat)
 
+    def practice_marks(self, seat: int) -> dict[str, bool]:
+        """Why the game is a practice game for ``seat`` so far (docs/server.md, "Practice
+        games"): the marks its ``results`` row will store when the game ends (:meth:`_results`;
+        the columns of :data:`~euchre.server.db.PRACTICE_MARKS`). Not :meth:`practice`, which
+        says whether the table lets the seat take back a card."""
+        return {"took_back": seat in self.took_back, "hinted": self.seats[seat].hinted, "seeded": self.row.seeded}
+
+    def assisted(self, seat: int | None) -> bool:
+        """Whether the game is already a practice game for ``seat``, which the statistics will
+        count apart (any of :meth:`practice_marks`, as :func:`~euchre.server.db.practice_of`
+        reads the stored row); ``False`` for a spectator, who plays no game. The state frames'
+        ``practice``: a page need not warn that a hint or a take-back makes a practice game of
+        one that is one already."""
+        return seat is not None and any(self.practice_marks(seat).values())
+
     async def _change(self, kind: str, seat: int, client_id: str | None, base_v: int | None,
                       reply: Conn | None, apply: Callable[[Game], tuple[dict[str, Any], Callable[[], object]]],
                       *, any_turn: bool = False) -> int:
@@ -882,8 +902,7 @@ class LiveTable:
                    "games": len(games), "game_wins": sum(side in g.winners for g in games), "match": m is not None,
                    "points_for": 0, "points_against": 0,
                    "calls": 0, "made": 0, "euchred": 0, "defended": 0, "euchres": 0, "loners": 0,
-                   "loner_marches": 0, "took_back": s.seat in self.took_back, "hinted": s.hinted,
-                   "seeded": self.row.seeded}
+                   "loner_marches": 0, **self.practice_marks(s.seat)}
             for game in games:
                 row["points_for"] += game.scores[side] - game.initial_scores[side]
                 row["points_against"] += (sum(game.scores) - game.scores[side]

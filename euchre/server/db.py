@@ -12,7 +12,8 @@ A result is *fair* unless its game was assisted for that seat: the seat took bac
 ``undo`` event of the seat: replayed after a restart like any event), asked for a hint
 (``seats.hinted``, set before the seat's first hint is sent, never cleared), or the table's deals
 came from a seed its creator chose (``tables.seeded``: a deal to play again, for every seat).
-The statistics count fair games only, and assisted ones apart (:meth:`Store.stats`).
+The statistics count fair games only, and assisted ones apart (:meth:`Store.stats`); the games
+list marks them, by seat (:meth:`Store.games`). Both test a row with :func:`practice_of`.
 
 SQLite is the default (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``: a committed transaction is
 on disk); PostgreSQL is used when the URL names it. The schema is created and upgraded by Alembic
@@ -35,6 +36,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    ColumnElement,
     Connection,
     DateTime,
     Double,
@@ -68,7 +70,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 __all__ = ["Store", "DamagedTable", "TableRow", "SeatRow", "EventRow", "token_hash", "player_key", "metadata",
-           "sqlite_url"]
+           "sqlite_url", "practice_of", "PRACTICE_MARKS"]
 
 metadata = MetaData()
 
@@ -164,6 +166,17 @@ results = Table(
     Column("seeded", Boolean, nullable=False, server_default=false()),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
+
+PRACTICE_MARKS = ("took_back", "hinted", "seeded")
+"""The ``results`` columns that say why a seat's game was a practice game (any one of them makes
+it one): the seat took back a card, was given a hint, or the table's seed was chosen."""
+
+
+def practice_of(c: Any) -> ColumnElement[bool]:
+    """Whether a ``results`` row (``c``: its columns) is a practice game: any of its
+    :data:`PRACTICE_MARKS`. The one definition, so the statistics (which count these games apart)
+    and the games list (which marks them) never disagree about a game."""
+    return or_(*(getattr(c, name) for name in PRACTICE_MARKS))
 
 
 def token_hash(token: str) -> str:
@@ -622,23 +635,51 @@ class Store:
 
     def games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Finished games, newest first; ``egn`` says whether the record can be downloaded as EGN
-        (``None``: the stored rules do not read)."""
+        (``None``: the stored rules do not read).
+
+        Each game also says which seats played it as a practice game, as the statistics count
+        them (:func:`practice_of` on the seat's ``results`` row): ``practice``, by seat like
+        ``players`` (``None`` for a seat without a result row, which the statistics do not count
+        either), ``practice_reasons``, by seat, the marks that made it one (of
+        :data:`PRACTICE_MARKS`: ``took_back``, ``hinted``, ``seeded``; empty for a fair game), and
+        ``seeded``, whether the table's seed was chosen (a practice game for every seat)."""
         # Only the listed columns (not each game's rules and record), and the scores as raw text,
         # decoded row by row: one damaged row shows without its scores instead of failing the page.
         c = tables.c
         with self.reader.connect() as conn:
-            q = (select(c.id, c.preset, cast(c.scores, Text).label("scores"),
+            q = (select(c.id, c.preset, c.seeded, cast(c.scores, Text).label("scores"),
                         cast(c.winners, Text).label("winners"), cast(c.rules, Text).label("rules"))
                  .where(c.status == "over").order_by(c.finished_at.desc()).limit(limit).offset(offset))
             rows = list(conn.execute(q).mappings())
+            marks = self._practice_marks(conn, [r["id"] for r in rows])
             out = []
             for r in rows:
-                names = [s["name"] for s in conn.execute(
-                    select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)).mappings()]
+                listed = list(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.table_id == r["id"])
+                                           .order_by(seats.c.seat)).mappings())
+                names = [s["name"] for s in listed]
+                own = marks.get(r["id"], {})
+                seat_marks = [own.get(s["seat"]) for s in listed]
                 created, finished = self._dates(conn, r["id"])
                 out.append({"id": r["id"], "preset": r["preset"], "players": names, "scores": _ints(r["scores"]),
                             "winners": _ints(r["winners"]), "created_at": created, "finished_at": finished,
-                            "egn": _egn_ok(r["rules"])})
+                            "egn": _egn_ok(r["rules"]), "seeded": bool(r["seeded"]),
+                            "practice": [None if m is None else m[0] for m in seat_marks],
+                            "practice_reasons": [[] if m is None else m[1] for m in seat_marks]})
+        return out
+
+    @staticmethod
+    def _practice_marks(conn: Connection, table_ids: Sequence[str]) -> dict[str, dict[int, tuple[bool, list[str]]]]:
+        """Per listed table and seat: whether its result row is a practice game (:func:`practice_of`,
+        the statistics' own test) and the marks that made it one, read in one query."""
+        if not table_ids:
+            return {}
+        c = results.c
+        q = (select(c.table_id, c.seat, practice_of(c).label("practice"), *(getattr(c, m) for m in PRACTICE_MARKS))
+             .where(c.table_id.in_(table_ids)))
+        out: dict[str, dict[int, tuple[bool, list[str]]]] = {}
+        for r in conn.execute(q).mappings():
+            out.setdefault(r["table_id"], {})[int(r["seat"])] = (
+                bool(r["practice"]), [m for m in PRACTICE_MARKS if r[m]])
         return out
 
     @staticmethod
@@ -670,7 +711,7 @@ class Store:
         grouped by name), enough to tell two rows of one name apart.
         """
         c = results.c
-        practice = or_(c.took_back, c.hinted, c.seeded)
+        practice = practice_of(c)
         fair = not_(practice)
 
         def fair_sum(column: Any, label: str) -> Any:

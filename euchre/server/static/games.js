@@ -19,6 +19,37 @@
 
   function sideName(players, seats) { return seats.map((s) => players[s] || `Seat ${s + 1}`).join(" & "); }
 
+  /** Practice games (docs/server.md, "Practice games"): the statistics count them apart, and this
+   *  list marks them with a small tag whose title says why. A chosen deal (`g.seeded`) made one of
+   *  the game for every seat: one tag, after all the players; a take-back or a hint, of that seat's
+   *  only (`g.practice`, `g.practice_reasons`, by seat): a tag after the player's name. */
+  const CHOSEN_DEAL = "A chosen deal (dealt from a seed picked for this table): a practice game for every seat, counted apart in the statistics.";
+  const REASON_WORDS = { took_back: "took back a card", hinted: "was given a hint" };
+
+  function practiceTag(title) { return el("span", { class: "practice-tag", text: "practice", title }); }
+
+  /** Why the game was practice for one seat, in words (a chosen deal is said once, after the players). */
+  function seatPracticeTitle(name, reasons) {
+    const said = (Array.isArray(reasons) ? reasons : []).map((r) => REASON_WORDS[r]).filter(Boolean);
+    const what = said.length ? said.join(" and ") : "took back a card or was given a hint";
+    return `${name} ${what}: a practice game for them, counted apart in the statistics.`;
+  }
+
+  /** A side's players, each followed by the practice tag when the game was practice for that seat
+   *  alone (a take-back or a hint). */
+  function sideNodes(g, players, seats) {
+    const practice = Array.isArray(g.practice) ? g.practice : [];
+    const reasons = Array.isArray(g.practice_reasons) ? g.practice_reasons : [];
+    const out = [];
+    seats.forEach((s, i) => {
+      if (i) out.push(" & ");
+      const name = players[s] || `Seat ${s + 1}`;
+      out.push(name);
+      if (practice[s] === true && g.seeded !== true) out.push(" ", practiceTag(seatPracticeTitle(name, reasons[s])));
+    });
+    return out;
+  }
+
   function row(g) {
     const players = Array.isArray(g.players) ? g.players.map((p) => (p && typeof p === "object" ? p.name : p)) : [];
     const sides = sidesOf(g, players);
@@ -29,10 +60,13 @@
     const who = el("td");
     sides.forEach((seats, i) => {
       if (i) who.append(el("span", { class: "muted", text: " vs " }));
-      const span = el("span", { text: sideName(players, seats) });
+      const span = el("span", null, ...sideNodes(g, players, seats));
       if (winners.indexOf(i) >= 0) span.className = "winner-mark";
       who.append(span);
     });
+    // a chosen deal: every seat's practice game, one tag after the players (in view on a phone,
+    // where the table scrolls sideways from its first columns)
+    if (g.seeded === true) who.append(" ", practiceTag(CHOSEN_DEAL));
     tr.append(who);
     let preset = g.preset ? String(g.preset) : "custom rules";
     // a game's name as the start page says it, not a hyphenated word ("Bid-euchre-double")

@@ -91,8 +91,8 @@
     autoTimer: null,
     sweptKey: null,       // the complete trick (hand:trick) that has swept to its winner
     hintsClosed: null,    // the version whose hint strip the player closed
-    firstHintV: null,     // the version of the game's first hint answered here (its answers say it made a practice game)
-    undoNoted: false,     // a take-back was answered here, and the player told it made a practice game
+    firstHintV: null,     // the version of the game's first hint answered here (its answers say it made a practice game; false: none will)
+    undoNoted: false,     // a take-back was answered here, and the player told it made a practice game (or it was one already)
     matchSeen: null,      // the finished games of the match in the frame shown before (null: none seen)
     matchNotice: null,    // {text, at, hand}: a game of the match ended and the next began (its first hand)
   };
@@ -1392,6 +1392,7 @@
   function undo() {
     const d = D();
     if (locked() || !d || !d.undo) return;
+    if (practiceGame(d)) S.undoNoted = true;   // a practice game already: the take-back changes nothing to say
     S.autoKey = "skip";   // the card taken back is not played again for you
     sendPending({ t: "undo", id: newId(), v: S.shownV });
   }
@@ -1540,10 +1541,34 @@
 
   /** Undo and hints make the game a practice game, counted apart in the statistics (docs/server.md,
       "Practice games"): the buttons' titles say so before, and the game's first take-back (a
-      toast) and first hint (a line under its answers) once more. "First" is on this page: a
-      rematch is a new page, a reload may say it again. */
+      toast) and first hint (a line under its answers) once more. "First" is on this page (a
+      rematch is a new page), and only while the game is not a practice game yet: a game that is
+      one already (the frame's d.practice: a chosen deal, d.seeded, or this seat's own hint or
+      take-back, before a reload too) says so instead with a quiet tag under the hand's number,
+      its title saying why (renderPracticeTag). */
   const PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics.";
   const PRACTICE_UNDO = "Card taken back: this is now a practice game, counted apart in the statistics.";
+  const PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics.";
+  const PRACTICE_HELPED = "A hint or a card taken back made this a practice game: it is counted apart in the statistics.";
+
+  /** The game shown is a practice game already: for this seat (d.practice, the server's word), or,
+      to a spectator, for every seat (a chosen deal). */
+  function practiceGame(d) { return !!d && (d.practice === true || d.seeded === true); }
+
+  /** The quiet tag under the hand's number on the felt, while the game is a practice game. */
+  function renderPracticeTag(d) {
+    const box = $("hand-no");
+    let tag = $("practice-tag");
+    if (!practiceGame(d)) { if (tag) tag.remove(); return; }
+    const title = d.seeded === true ? PRACTICE_SEEDED : PRACTICE_HELPED;
+    if (!tag) {
+      // (a phone shows no title: a tap says it, as a toast)
+      tag = el("span", { id: "practice-tag", class: "practice-tag", text: "practice",
+                         onclick: () => toast(tag.title, "info", 5000) });
+      box.append(tag);
+    }
+    if (tag.title !== title) { tag.title = title; tag.setAttribute("aria-label", "practice game: " + title); }
+  }
 
   /** Whether the hints shown are the game's first answered ones (which carry the practice note). */
   function firstHint() {
@@ -1561,6 +1586,8 @@
 
   function askHint() {
     if (!S.shown || !isMyTurn(S.shown) || !S.settings.hints || !hintsOffered()) return;
+    // a practice game already (a chosen deal, or helped before): no hint of it needs the note
+    if (S.firstHintV === null && practiceGame(D())) S.firstHintV = false;
     S.hintsClosed = null;
     if (send({ t: "hint" })) { S.hints = { v: S.shownV, loading: true }; renderHints(); }
     else toast("Not connected.");
@@ -1834,7 +1861,11 @@
     } else {
       chip.classList.add("hidden");
     }
-    $("hand-no").textContent = v ? `Hand ${handNo(d, v)}` : "";
+    const hno = $("hand-no");
+    const words = v ? `Hand ${handNo(d, v)}` : "";
+    if (!hno.firstChild || hno.firstChild.nodeType !== Node.TEXT_NODE) hno.prepend(document.createTextNode(""));
+    if (hno.firstChild.nodeValue !== words) hno.firstChild.nodeValue = words;
+    renderPracticeTag(d);
   }
 
   /** The bids of tricks among the legal actions, as numbers (the frame lists only the legal ones). */
