@@ -21,9 +21,9 @@ from test_search import heuristic_views, tiny
 
 from euchre import Rules, State
 from euchre.bots.control import corrected
-from euchre.bots.search import Evaluation
+from euchre.bots.search import PLAY_DRAWS, PLAY_PILOT, Evaluation, _Drawn
 from euchre.cards import NUM_CARDS, effective_suit
-from euchre.fastbid import KEEP_FLOOR, BidReader
+from euchre.fastbid import BidReader
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -72,26 +72,45 @@ def test_rules_the_reader_does_not_cover_are_refused_and_weighed_instead() -> No
 
 
 def test_drawn_deals_weigh_what_the_drawing_promises() -> None:
-    """A deal of ``k`` unexplained bids is kept with chance ``max(m**k, m, KEEP_FLOOR)`` and weighs
-    ``m**k`` over it: 1 up to one surprise, ``m**(k-1)`` beyond (``m`` above the floor)."""
-    bot = tiny(seed=4, infer_bids=True, bid_misfit=0.05)
+    """A deal of ``k`` unexplained bids is kept with chance ``max(m**k, floor)`` and weighs ``m**k``
+    over it: every deal stands for its weight ``m**k`` (the deals the Python weights weigh)."""
     seen = {0: 0, 1: 0}
-    for _, view in play_views(AMERICAN, 10, seed=8)[:12]:
-        reader = BidReader(view)
-        for _ in range(15):
-            sample, w = bot._draw_by_bids(view, reader, False, None)
-            k = reader.surprises(sample)
-            assert w == pytest.approx(0.05 ** max(k - 1, 0))
-            seen[min(k, 1)] += 1
+    for misfit, floor in ((0.05, 0.05), (0.05, 0.25), (0.5, 0.5), (0.001, 1 / 64)):
+        bot = tiny(seed=4, infer_bids=True, bid_misfit=misfit)
+        for _, view in play_views(AMERICAN, 10, seed=8)[:12]:
+            reader = BidReader(view)
+            for _ in range(10):
+                sample, w = bot._draw_by_bids(view, reader, False, None, floor)
+                k = reader.surprises(sample)
+                assert w == pytest.approx(1.0 if k == 0 else misfit ** k / max(misfit ** k, floor))
+                seen[min(k, 1)] += 1
     assert seen[0] and seen[1]
-    # a misfit below the floor: the chance is the floor, the weight the rest
-    sharp = tiny(seed=4, infer_bids=True, bid_misfit=0.001)
-    _, view = play_views(AMERICAN, 10, seed=8)[0]
-    reader = BidReader(view)
-    for _ in range(20):
-        sample, w = sharp._draw_by_bids(view, reader, False, None)
-        k = reader.surprises(sample)
-        assert w == pytest.approx(1.0 if k == 0 else 0.001 ** k / KEEP_FLOOR)
+
+
+def test_the_pilot_keeps_the_draws_a_kept_deal_costs_in_bounds() -> None:
+    """Where most deals leave a bid unexplained (a dealer's loner, an opponent's order up), keeping
+    them at ``bid_misfit`` would cost many draws a kept deal: the pilot raises the chance so that
+    about :data:`PLAY_DRAWS` do; elsewhere the chance is ``bid_misfit``. The pilot's deals and every
+    later draw go to the control variate's centre, each with its chance."""
+    bot = tiny(seed=5, infer_bids=True, bid_misfit=0.05)
+    floors = []
+    for _, view in play_views(AMERICAN, 40, seed=8):
+        reader = BidReader(view)
+        drawn = _Drawn()
+        floor = bot._play_keep(view, reader, False, drawn)
+        assert len(drawn.hands) == len(drawn.chances) == PLAY_PILOT
+        floors.append(floor)
+        clean = drawn.chances.count(1.0) / PLAY_PILOT
+        assert floor >= 0.05
+        if floor > 0.05:  # raised: the expected draws a kept deal are PLAY_DRAWS exactly
+            assert clean + (1 - clean) * floor == pytest.approx(1 / PLAY_DRAWS)
+        else:
+            assert clean + (1 - clean) * 0.05 >= 1 / PLAY_DRAWS
+        for _ in range(20):
+            bot._draw_by_bids(view, reader, False, drawn, floor)
+        assert set(drawn.chances) <= {1.0, floor}
+        assert len(drawn.hands) <= PLAY_PILOT + 20 * PLAY_DRAWS * 3  # (in expectation 20 * PLAY_DRAWS at most)
+    assert min(floors) == 0.05 and max(floors) > 0.05  # both kinds of position were met
 
 
 def _maker_trumps(state: State) -> int:
@@ -119,7 +138,7 @@ def test_drawn_deals_give_the_other_sides_maker_its_trumps() -> None:
         real = _maker_trumps(state)
         gaps["uniform"].append(real - np.mean([_maker_trumps(sharp._resample(view, bury)) for _ in range(20)]))
         for name, bot in (("0.2", soft), ("0.05", sharp)):
-            got = [bot._draw_by_bids(view, reader, bury, None) for _ in range(20)]
+            got = [bot._draw_by_bids(view, reader, bury, None, bot.bid_misfit) for _ in range(20)]
             gaps[name].append(real - np.average([_maker_trumps(s) for s, _ in got], weights=[w for _, w in got]))
         if len(gaps["0.05"]) >= 150:
             break
