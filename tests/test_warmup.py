@@ -16,6 +16,7 @@ from euchre.cli import main
 def test_warm_up_compiles_the_bidding_samples() -> None:
     warmup.warm_up_in_background().join(timeout=600)
     assert fastbid._samples.signatures, "the compiled bidding samples are ready after the warm-up"
+    assert fastbid._bid_surprises.signatures, "and the card play's reading of the bids (the hints')"
 
 
 def test_a_failed_warm_up_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,

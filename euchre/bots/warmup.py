@@ -1,10 +1,10 @@
 """Load (or, the first time on a machine, compile) the computer players' compiled code up front.
 
-The exact solver and the compiled bidding samples (:mod:`euchre.fastbid`: the expert's bids and
-the hints') are numba code, compiled on first use and cached on disk. The first compile takes a
-minute or two; paid inside a decision it freezes a terminal game or a server table's computer
-player. ``euchre play`` calls :func:`warm_up` before the first decision, ``euchre serve`` in a
-background thread while it starts serving.
+The exact solver, the compiled bidding samples and the card play's reading of the bids
+(:mod:`euchre.fastbid`: the expert's bids and the hints') are numba code, compiled on first use
+and cached on disk. The first compile takes a minute or two; paid inside a decision it freezes a
+terminal game or a server table's computer player. ``euchre play`` calls :func:`warm_up` before
+the first decision, ``euchre serve`` in a background thread while it starts serving.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ def warm_up() -> None:
     while s.phase is not Phase.PLAY:
         s.push(s.legal_actions()[0])
     Solver().solve(s)
+    # the card play's reading of the bids (the hints': fastbid.BidReader)
+    fastbid.BidReader(PlayerView.of(s, s.to_act)).surprises(s)
 
 
 def warm_up_in_background() -> threading.Thread:
