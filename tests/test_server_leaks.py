@@ -317,11 +317,14 @@ def planted(raw: str, card: str) -> str:
     return json.dumps(frame)
 
 
-def past_window(game: Game) -> set[int]:
-    """The hands of a game that have frames past the previous hand's window, where
-    :func:`plant_in_every_hand` plants: the first, and each in which a card was played (a hand
-    thrown in or cancelled has none: every frame of it carries the hand before)."""
-    return {h for h, hand in enumerate(game.hands) if h == 0 or hand.tricks or hand.trick}
+def past_window(truth: Truth) -> set[int]:
+    """The hands of a game that have versions past the previous hand's window, where
+    :func:`plant_in_every_hand` plants: the first, and each in which a card was played at a
+    version of its own. A hand thrown in or cancelled has none (every frame of it carries the hand
+    before), nor has a hand claimed at its first lead: the claim plays every card in one event,
+    after which the next hand is dealt (a computer player with every winner claims; Bid Euchre's
+    moons do, and CI met one)."""
+    return {h for h, w in zip(truth.hand, truth.window, strict=True) if h >= 0 and not w}
 
 
 def plant_in_every_hand(raw_frames: list[str], recipient: Recipient, truth: Truth) -> set[int]:
@@ -595,7 +598,7 @@ def scan(url: str, base: str, tables: list[Table]) -> dict[str, int]:
                     assert not problems, "\n".join(problems[:10])
                     hands = plant_in_every_hand(raw, seen.recipient, truth)
                     if i == 0:  # the first spectator, there from the start: a leak caught in every hand
-                        assert hands == past_window(game), (hands, len(game.hands))
+                        assert hands == past_window(truth), (hands, len(game.hands))
                     counts["planted"] = counts.get("planted", 0) + len(hands)
                     counts["planted_hand_3_on"] = counts.get("planted_hand_3_on", 0) + sum(h >= 2 for h in hands)
                 for v, text in table.public:
@@ -816,7 +819,7 @@ def test_a_leak_is_caught_in_every_hand(preset: str, seed: int) -> None:
     truth = truth_of(row)
     game = truth.game
     assert game is not None and game.is_over and len(game.hands) >= 5, len(game.hands) if game else None
-    every = past_window(game)
+    every = past_window(truth)
     assert len(every) >= 5, every
     for r, raw in frames.items():
         assert check_frames(raw, r, truth) == [], r
