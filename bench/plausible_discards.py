@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from euchre.bots import make_bot  # noqa: E402
 from euchre.bots.levels import level_bot  # noqa: E402
 from euchre.bots.search import SearchBot, plausible_discards  # noqa: E402
+from euchre.errors import RulesError  # noqa: E402
 from euchre.game import Game  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 from euchre.state import Phase  # noqa: E402
@@ -52,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--seed", type=int, default=5000)
     a = p.parse_args(argv)
-    rules = Rules.preset(a.rules)
+    try:
+        rules = Rules.preset(a.rules)
+    except RulesError as e:
+        p.error(str(e))
     start = time.perf_counter()
     bot = level_bot("expert", seed=3)
     assert isinstance(bot, SearchBot)

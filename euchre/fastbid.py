@@ -112,8 +112,8 @@ from euchre.view import PlayerView, mask_of
 if TYPE_CHECKING:
     from euchre.bots.search import SearchBot, _Later
 
-__all__ = ["covered", "rules_covered", "sample_values", "sample_state", "pool_hands", "Samples", "BidReader",
-           "PHASES"]
+__all__ = ["covered", "rules_covered", "play_covered", "sample_values", "sample_state", "pool_hands", "Samples",
+           "BidReader", "PHASES"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
@@ -132,6 +132,13 @@ def rules_covered(rules: Rules) -> bool:
     r = rules
     return not (r.sister_game is not None or r.double_deck or not r.has_up_card or r.hand_size != HAND_SIZE
                 or r.call_for_best or r.ace_no_face or r.farmers_hand)
+
+
+def play_covered(view: PlayerView) -> bool:
+    """Whether :class:`BidReader` reads the bids for this view: a card play of the games the
+    compiled samples play (:func:`rules_covered`)."""
+    return (view.phase is Phase.PLAY and rules_covered(view.rules) and view.seat is not None
+            and view.up_card is not None)
 
 
 def covered(view: PlayerView) -> bool:
@@ -332,12 +339,12 @@ def _replay_bids(S0: np.ndarray, R: np.ndarray, H: np.ndarray, seat: int, action
 
 @njit(cache=True, nogil=True)
 def _bid_surprises(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, dealt: np.ndarray, stock: int,
-                   actions: np.ndarray, S0: np.ndarray, acts: np.ndarray) -> int:
-    """The other seats' bids of ``actions`` (a hand's actions, its discard a card) that the
-    heuristic player would not have made on the deal (``dealt``, ``stock``): what :func:`_draw`
-    counts, for a deal drawn elsewhere (:class:`BidReader`)."""
+                   actions: np.ndarray, buried: int, S0: np.ndarray, acts: np.ndarray) -> int:
+    """The other seats' bids of ``actions`` (a hand's actions before its first card, -1 for the
+    dealer's discard ``buried``) that the heuristic player would not have made on the deal
+    (``dealt``, ``stock``): what :func:`_draw` counts, for a deal drawn elsewhere (:class:`BidReader`)."""
     _deal_position(S0, R, dealer, up, dealt, stock)
-    return _replay_bids(S0, R, H, seat, actions, -1, True, acts)
+    return _replay_bids(S0, R, H, seat, actions, buried, True, acts)
 
 
 KEEP_FLOOR = 1 / 64
@@ -705,13 +712,22 @@ class BidReader:
     its."""
 
     def __init__(self, view: PlayerView) -> None:
-        if not rules_covered(view.rules) or view.seat is None or view.up_card is None:
-            raise ValueError("the compiled bid reading does not cover this view (fastbid.rules_covered)")
+        if not play_covered(view):
+            raise ValueError("the compiled bid reading does not cover this view (fastbid.play_covered)")
+        assert view.seat is not None and view.up_card is not None
         self.rules_row = _rules_row(view.rules)
         self.heuristic_row = _heuristic_row(view.rules.players)
         self.dealer = view.dealer
         self.seat = view.seat
         self.up = int(view.up_card)
+        # The view's actions before the first card, as every sample replays them (-1: a discard
+        # the seat did not see, each sample's own).
+        prefix = []
+        for _, a in view.actions:
+            if a is not None and a.kind is Kind.PLAY:
+                break
+            prefix.append(-1 if a is None else int(a))
+        self.prefix = np.array(prefix, np.int64)
         self._S0 = np.zeros(_FIELDS, np.int64)
         self._acts = np.empty(40, np.int64)
         self._dealt = np.zeros(4, np.int64)
@@ -722,13 +738,9 @@ class BidReader:
         deal = sample.deal
         for s, h in enumerate(deal.hands):
             self._dealt[s] = mask_of(h)
-        actions = []
-        for a in sample.history:
-            if a.kind is Kind.PLAY:
-                break
-            actions.append(int(a))
+        buried = -1 if sample.discard is None else int(sample.discard)
         return int(_bid_surprises(self.rules_row, self.heuristic_row, self.dealer, self.seat, self.up, self._dealt,
-                                  mask_of(deal.stock), np.array(actions, np.int64), self._S0, self._acts))
+                                  mask_of(deal.stock), self.prefix, buried, self._S0, self._acts))
 
 
 def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,

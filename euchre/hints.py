@@ -200,7 +200,7 @@ def _drawn_by_bids(view: PlayerView) -> bool:
     if view.phase is Phase.PLAY:
         from euchre import fastbid
 
-        return fastbid.rules_covered(view.rules) and view.up_card is not None
+        return fastbid.play_covered(view)
     return compiled_covers(view)
 
 

@@ -167,8 +167,7 @@ def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tup
 
     with one_blas_thread():
         X = features(view, list(hands) + list(center or ()))
-        mu = (np.average(X[len(hands):], axis=0, weights=center_weights) if center and center_weights is not None
-              else X[len(hands):].mean(axis=0) if center else 0.0)
+        mu = np.average(X[len(hands):], axis=0, weights=center_weights) if center else 0.0
         X = X[:len(hands)]
         n, k = X.shape
         if k == 0 or n < CONTROL_MIN * k:

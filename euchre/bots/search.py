@@ -741,13 +741,9 @@ class SearchBot(Bot):
     def _bid_reader(self, view: PlayerView) -> BidReader | None:
         """The compiled reading of the bids for this card play (:class:`euchre.fastbid.BidReader`),
         or ``None`` where it does not cover the rules (the Python weights then)."""
-        if view.rules.napoleon or view.rules.double_deck or view.rules.bids_tricks:
-            return None
         from euchre import fastbid
 
-        if not fastbid.rules_covered(view.rules) or view.up_card is None:
-            return None
-        return fastbid.BidReader(view)
+        return fastbid.BidReader(view) if fastbid.play_covered(view) else None
 
     def _play_keep(self, view: PlayerView, reader: BidReader, bury: bool, drawn: _Drawn | None) -> float:
         """The least chance a card play's deal that does not explain every bid is kept with
