@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from euchre.bots import make_bot  # noqa: E402
 from euchre.bots.levels import level_bot  # noqa: E402
+from euchre.errors import RulesError  # noqa: E402
 from euchre.game import Game  # noqa: E402
 from euchre.rules import Rules  # noqa: E402
 
@@ -66,14 +67,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="time decisions by the wall clock or by the process's CPU time (a shared machine)")
     a = p.parse_args(argv)
     clock = time.perf_counter if a.clock == "wall" else time.process_time
-    rules = Rules.preset(a.rules) if a.players is None else Rules.preset(a.rules, players=a.players)
+    try:
+        rules = Rules.preset(a.rules) if a.players is None else Rules.preset(a.rules, players=a.players)
+        warm_bot = level_bot(a.level, seed=0)
+    except (RulesError, ValueError) as e:
+        p.error(str(e))
     n = rules.players
     mine = {0, 2} if n == 4 and rules.sides == 2 else {0}
     times: dict[str, list[float]] = defaultdict(list)
     forced: list[float] = []
     base: list[float] = []
     warm = Game(rules, seed=-1)
-    warm_bot = level_bot(a.level, seed=0)
     warm_bot.choose(warm.view(warm.to_act))  # the first decision loads the solver: not timed
     for g in range(a.games):
         game = Game(rules, seed=a.seed * 1000 + g)

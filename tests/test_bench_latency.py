@@ -35,3 +35,11 @@ def test_a_run_prints_the_intervals_and_a_verdict() -> None:
                          capture_output=True, text=True, timeout=300, check=True).stdout
     assert "95% intervals: median" in out and "p99" in out
     assert "goal: median <= 100 ms and p99 <= 500 ms: met" in out  # the heuristic answers in microseconds
+
+
+def test_bad_arguments_get_one_line_each() -> None:
+    for args, said in ((["--rules", "nope"], "unknown rules preset 'nope'"),
+                       (["--level", "nope"], "unknown level 'nope'")):
+        run = subprocess.run([sys.executable, str(BENCH / "latency.py"), *args], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
