@@ -46,6 +46,12 @@ engine it calls (the heuristic port is the larger part), measured at two minutes
 busy with other work (the solver alone: 16 s there); a new process then loads it from the cache
 in about 2 s, once.
 
+The card play of a bot reading the bids is drawn here too (:class:`PlayDrawer`, :func:`_draw_play`):
+a deal as :meth:`~euchre.view.PlayerView.resample` deals one (the voids shown, the up card's
+place, the dealer's hidden discard read by the heuristic's discard), kept by the same test of the
+bids with the same chances; only the kept deals become engine states. Where the voids leave
+almost no shuffle that fits, the Python deal's constrained fill takes over.
+
 Covered (:func:`covered`): the Euchre games with an up card and five-card hands, two to four
 players, every deck (the Joker included), going alone, stick the dealer, Canadian loner, defend
 alone, the loner's lead, no trump and low, every point value; the phases BID1, BID2, DISCARD,
@@ -89,6 +95,7 @@ from euchre.batch import (
     _OVER,
     _PLAY,
     _POW,
+    _R_MAY_DISCARD_UP,
     _R_N,
     _apply,
     _below,
@@ -101,6 +108,7 @@ from euchre.batch import (
     _setup,
     _side,
     _uniform,
+    _weakest,
 )
 from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask
 from euchre.rules import HAND_SIZE, Rules
@@ -113,7 +121,7 @@ if TYPE_CHECKING:
     from euchre.bots.search import SearchBot, _Later
 
 __all__ = ["covered", "rules_covered", "play_covered", "sample_values", "sample_state", "pool_hands", "Samples",
-           "BidReader", "PHASES"]
+           "BidReader", "PlayDrawer", "PHASES"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
@@ -741,6 +749,243 @@ class BidReader:
         buried = -1 if sample.discard is None else int(sample.discard)
         return int(_bid_surprises(self.rules_row, self.heuristic_row, self.dealer, self.seat, self.up, self._dealt,
                                   mask_of(deal.stock), self.prefix, buried, self._S0, self._acts))
+
+
+# --- the card play's deals, drawn by the bids --------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _bury_fit(kept: int, candidates: int, up: int, trump: int, may_bury_up: bool, misfit: float,
+              six: np.ndarray) -> float:
+    """``PlayerView._bury_fit`` with the heuristic's discard (``weakest_card``): how well a deal
+    explains the dealer's hidden discard, ``kept`` its five cards after it, ``candidates`` the cards
+    it could have buried."""
+    total = 0.0
+    count = 0
+    for c in range(NUM_CARDS):
+        if not candidates >> c & 1:
+            continue
+        hand = kept | (1 << c)
+        if not hand >> up & 1:
+            continue  # (the dealer took the up card: it is among the six)
+        nc = 0
+        for x in range(NUM_CARDS):
+            if hand >> x & 1 and (may_bury_up or x != up):
+                six[nc] = x
+                nc += 1
+        count += 1
+        total += 1.0 if six[_weakest(six, nc, trump)] == c else misfit
+    return total / count if count else 1.0
+
+
+@njit(cache=True, nogil=True)
+def _deal_hidden(seat: int, dealer: int, up: int, n: int, mine: int, known_discard: int, pool: np.ndarray,
+                 need: np.ndarray, voids: np.ndarray, up_fixed: bool, taken_up_in_pool: bool, hidden_discard: bool,
+                 may_bury_up: bool, tries: int, rs: np.ndarray, cards: np.ndarray, now: np.ndarray) -> tuple[int, int]:
+    """``PlayerView._deal_hidden``'s rejection sampling: the unseen cards dealt until no seat holds a
+    card of a suit it showed out of, ``now`` the seats' cards then: ``(buried card or -1, the cards
+    left over)``, or ``(-2, 0)`` when ``tries`` deals all broke a void (the caller falls back to
+    the Python deal's constrained fill)."""
+    m = pool.shape[0]
+    for _ in range(tries):
+        for j in range(m):
+            cards[j] = pool[j]
+        for j in range(m - 1, 0, -1):
+            r = _below(rs, j + 1)
+            x = cards[j]
+            cards[j] = cards[r]
+            cards[r] = x
+        k = 0
+        ok = True
+        for s in range(n):
+            if s == seat:
+                now[s] = mine
+                continue
+            h = 0
+            for _ in range(need[s]):
+                h |= 1 << cards[k]
+                k += 1
+            if h & voids[s]:
+                ok = False
+            now[s] = h
+        buried = -1
+        if hidden_discard:
+            buried = cards[k]
+            k += 1
+        if taken_up_in_pool and not (now[dealer] >> up & 1 or buried == up):
+            ok = False  # (the up card went to the dealer: in its hand or buried)
+        if hidden_discard and buried == up and not may_bury_up:
+            ok = False
+        if ok:
+            left = 0
+            for j in range(k, m):
+                left |= 1 << cards[j]
+            if up_fixed:
+                now[dealer] |= 1 << up
+            if known_discard >= 0:
+                buried = known_discard
+            return buried, left
+    return -2, 0
+
+
+@njit(cache=True, nogil=True)
+def _draw_play(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
+               known_discard: int, pool: np.ndarray, need: np.ndarray, voids: np.ndarray, played: np.ndarray,
+               deck: int, up_taken: bool, up_fixed: bool, taken_up_in_pool: bool, hidden_discard: bool,
+               trump: int, bury_misfit: float, redraws: int, tries: int, misfit: float, floor: float,
+               rs: np.ndarray, cards: np.ndarray, now: np.ndarray, dealt: np.ndarray, six: np.ndarray,
+               S0: np.ndarray, acts: np.ndarray, out_now: np.ndarray,
+               out_chance: np.ndarray) -> tuple[float, int, int, int]:
+    """One deal of a card play, drawn by the bids as :meth:`SearchBot._draw_by_bids` draws it in
+    Python: a deal :meth:`~euchre.view.PlayerView.resample` would give (the voids shown, the dealer's
+    hidden discard read with ``bury_misfit`` up to ``redraws`` times), kept with chance
+    ``max(misfit ** k, floor)`` when ``k`` of the other seats' bids are unexplained on it (1 when
+    none is). Every deal drawn goes to a row of ``out_now`` (the seats' cards at the view) and
+    ``out_chance`` (its chance). ``dealt``: the kept deal's hands as dealt. Returns ``(weight,
+    rows written, buried card or -1, stock mask)``; a weight below 0 keeps no deal: -1 when the
+    rows ran out (call again), -2 when the voids broke ``tries`` deals (deal in Python)."""
+    n = R[_R_N]
+    may_bury_up = R[_R_MAY_DISCARD_UP] != 0
+    read = hidden_discard and known_discard < 0 and bury_misfit < 1.0
+    rows = out_now.shape[0]
+    for j in range(rows):
+        buried, left = -2, 0
+        for _ in range(redraws if read else 1):
+            buried, left = _deal_hidden(seat, dealer, up, n, mine, known_discard, pool, need, voids, up_fixed,
+                                        taken_up_in_pool, hidden_discard, may_bury_up, tries, rs, cards, now)
+            if buried == -2:
+                return -2.0, j, -1, 0
+            if not read:
+                break
+            held = 0
+            for s in range(n):
+                held |= now[s]
+            candidates = left | (1 << buried)
+            if _uniform(rs) < _bury_fit(now[dealer] | played[dealer], candidates & ~held, up, trump, may_bury_up,
+                                       bury_misfit, six):
+                break
+        used = 0
+        for s in range(n):
+            h = now[s] | played[s]
+            used |= h
+            if s == dealer and up_taken:
+                # The dealer took the up card: as dealt, its hand held the buried card instead.
+                if buried >= 0:
+                    h |= 1 << buried
+                h &= ~(1 << up)
+            dealt[s] = h
+            out_now[j, s] = now[s]
+        if buried >= 0:
+            used |= 1 << buried
+        stock = deck & ~used & ~(1 << up)
+        _deal_position(S0, R, dealer, up, dealt, stock)
+        k = _replay_bids(S0, R, H, seat, prefix, buried, True, acts)
+        keep = misfit ** k
+        chance = max(keep, floor) if k else 1.0
+        out_chance[j] = chance
+        if chance >= 1.0 or _uniform(rs) < chance:
+            return keep / chance, j + 1, buried, stock
+    return -1.0, rows, -1, 0
+
+
+class PlayDrawer:
+    """A card play's deals drawn by the other seats' bids, compiled (:func:`_draw_play`): what the
+    search bot reading the bids (``infer_bids``) values in the card play, as the bidding's deals
+    are drawn (:func:`_draw`). In Python a draw was a deal of :meth:`~euchre.view.PlayerView.resample`
+    (60 us, with the dealer's discard read up to 200 us) and the bids' test on it
+    (:class:`BidReader`); where most deals leave a bid unexplained a kept deal took 15 of them. Here
+    a draw costs a few microseconds, and only a kept deal becomes an engine state
+    (:func:`sample_state`). One drawer serves one view and draws from its own generator, seeded
+    once: the same seed gives the same deals."""
+
+    ROWS = 256
+    """Draws recorded per compiled call (a call that fills them keeps no deal and is made again)."""
+    KEEP_FLOOR = KEEP_FLOOR
+    """The least chance a deal is kept with (:data:`euchre.fastbid.KEEP_FLOOR`), for callers that
+    do not import this module up front."""
+
+    def __init__(self, view: PlayerView, seed: int, *, bury_misfit: float = 1.0, redraws: int = 64,
+                 tries: int = 200) -> None:
+        self.view = view
+        self.reader = reader = BidReader(view)
+        rules = view.rules
+        n = rules.players
+        dealer = view.dealer
+        seat = reader.seat
+        up = reader.up
+        played = view.played_masks()
+        all_played = 0
+        for m in played:
+            all_played |= m
+        # The seats' cards to deal, as PlayerView.resample counts them (the card play: the dealer
+        # has discarded, its up card fixed in its hand unless it may have buried it unseen).
+        up_fixed = False
+        if view.up_card_taken and not all_played >> up & 1 and seat != dealer:
+            up_fixed = not (view.dealer_discarded and rules.dealer_may_discard_up_card)
+        self.hidden_discard = view.dealer_discarded and seat != dealer
+        need = [0 if s == seat or s >= n else rules.hand_size - played[s].bit_count() for s in range(4)]
+        if view.up_card_taken and not view.dealer_discarded and seat != dealer:
+            need[dealer] += 1
+        if up_fixed:
+            need[dealer] -= 1
+        self.taken_up_in_pool = (view.up_card_taken and not up_fixed and seat != dealer
+                                 and not all_played >> up & 1)
+        pool_mask = view.unseen_mask() & ~(1 << up)
+        if self.taken_up_in_pool:
+            pool_mask |= 1 << up
+        self.pool = np.array([c for c in range(NUM_CARDS) if pool_mask >> c & 1], np.int64)
+        self.need = np.array(need, np.int64)
+        voids = view.voids()
+        self.voids = np.array([voids.get(s, 0) & deck_mask(rules.deck) for s in range(4)], np.int64)
+        self.played = np.array(played + [0] * (4 - n), np.int64)
+        self.deck = deck_mask(rules.deck)
+        self.mine = mask_of(view.hand)
+        self.known_discard = -1 if view.discard is None else int(view.discard)
+        self.up_taken = view.up_card_taken
+        self.up_fixed = up_fixed
+        self.trump = -1 if view.trump is None else int(view.trump)
+        self.bury_misfit = bury_misfit
+        self.redraws = redraws
+        self.tries = tries
+        self._rs = np.zeros(1, np.uint64)
+        _seed_hand(self._rs, np.uint64(seed), 0)
+        self._cards = np.empty(max(len(self.pool), 1), np.int64)
+        self._now = np.zeros(4, np.int64)
+        self._dealt = np.zeros(4, np.int64)
+        self._six = np.zeros(8, np.int64)
+        self._S0 = np.zeros(_FIELDS, np.int64)
+        self._acts = np.empty(40, np.int64)
+        self._out_now = np.zeros((self.ROWS, 4), np.int64)
+        self._out_chance = np.zeros(self.ROWS, np.float64)
+        self.failed = False
+        """Whether the voids shown broke every compiled deal tried once (then :meth:`draw` is
+        not asked again: the caller deals in Python)."""
+
+    def draw(self, misfit: float, floor: float, hands: list[tuple[int, ...]] | None = None,
+             chances: list[float] | None = None) -> tuple[State, float] | None:
+        """One kept deal, as an engine state standing where the view does, and its weight: each of
+        the other seats' ``k`` bids the heuristic player would not have made on it makes it
+        ``misfit`` times as likely, kept with chance ``max(misfit ** k, floor)`` and weighing
+        ``misfit ** k`` over that (:meth:`SearchBot._draw_by_bids`). Every deal drawn, kept or not,
+        goes to ``hands`` (the seats' cards at the view) and ``chances`` (its chance of being kept).
+        ``None`` when the voids shown broke every deal tried: the caller deals in Python
+        (:meth:`~euchre.view.PlayerView.resample`'s constrained fill)."""
+        r = self.reader
+        n = self.view.rules.players
+        while True:
+            weight, rows, buried, stock = _draw_play(
+                r.rules_row, r.heuristic_row, r.dealer, r.seat, r.up, r.prefix, self.mine, self.known_discard,
+                self.pool, self.need, self.voids, self.played, self.deck, self.up_taken, self.up_fixed,
+                self.taken_up_in_pool, self.hidden_discard, self.trump, self.bury_misfit, self.redraws, self.tries,
+                misfit, floor, self._rs, self._cards, self._now, self._dealt, self._six, self._S0, self._acts,
+                self._out_now, self._out_chance)
+            if hands is not None and chances is not None:
+                hands.extend(tuple(row[:n]) for row in self._out_now[:rows].tolist())
+                chances.extend(self._out_chance[:rows].tolist())
+            if weight == -2.0:
+                self.failed = True
+                return None
+            if weight >= 0:
+                deal = np.array([*self._dealt.tolist(), stock, buried], np.int64)
+                return sample_state(self.view, deal), float(weight)
 
 
 def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,

@@ -92,7 +92,7 @@ its truncated search's rollouts (:func:`euchre.bots.search.within_reach`) are no
 hint at its third trick took 4 s with it)."""
 HINT_MISFIT = 0.05
 """Where the deals are drawn by the bidding, compiled (a bid or discard valued by
-:mod:`euchre.fastbid`, and the card play of the games its :class:`~euchre.fastbid.BidReader`
+:mod:`euchre.fastbid`, and the card play of the games its :class:`~euchre.fastbid.PlayDrawer`
 covers): the weight of a sampled deal for each other seat's bid that the heuristic player would
 not have made with the deal's cards (the search bot's ``infer_bids``, sharper than its
 :data:`~euchre.bots.search.MISFIT`). A hint's points are what the seat can expect, so its deals must be the
@@ -107,10 +107,10 @@ until its deals were drawn: that left the other side's maker 0.30 trumps short i
 the hints' points there 0.4 too high (bench/README.md, ``hint_calibration.py``)."""
 READ_FACTOR = 1.5
 """A card play of the first :data:`LATE_TRICKS` tricks read by the bids takes this many times the
-card samples (7,200 deals): the bids' weights leave fewer of the deals effective (where most
-deals leave a bid unexplained, those drawn are kept with a raised chance and weigh less:
-:data:`~euchre.bots.search.PLAY_DRAWS`), and the early play was the hints' least stable phase
-already. At 1.0 the early play's 95th percentile move was 0.077 against 0.061 (seed 47)."""
+card samples (7,200 deals): the bids' weights leave fewer of the deals effective (a deal that
+leaves two bids unexplained weighs a twentieth), and the early play was the hints' least stable
+phase before the play was drawn by the bids. At 1.0, with the deals drawn only where that cost
+few draws, the early play's 95th percentile move was 0.077 against 0.061 (seed 47)."""
 EVEN_Z = 2.0
 """A choice is about even with the best when its shortfall is within this many standard errors
 of the difference (about a 95% interval)."""
@@ -196,7 +196,7 @@ class _HintBot(SearchBot):
 def _drawn_by_bids(view: PlayerView) -> bool:
     """Whether a hint's deals here are drawn by the bids (compiled), not weighed by them: a bid
     valued by :mod:`euchre.fastbid`, or a card play whose rules it covers (its
-    :class:`~euchre.fastbid.BidReader`)."""
+    :class:`~euchre.fastbid.PlayDrawer`)."""
     if view.phase is Phase.PLAY:
         from euchre import fastbid
 

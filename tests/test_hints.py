@@ -342,7 +342,7 @@ def test_a_hint_reads_the_bids_before_it() -> None:
 
 def test_the_bids_are_read_sharply_only_where_the_deals_are_drawn_by_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled samples before the play, and the card play where the compiled reading covers
-    the rules (:class:`euchre.fastbid.BidReader`), draw the deals by the bids (:data:`HINT_MISFIT`);
+    the rules (:class:`euchre.fastbid.PlayDrawer`), draw the deals by the bids (:data:`HINT_MISFIT`);
     where deals are weighed instead (a house rule's bid or card play on the Python path) a sharp
     weight would leave too few of them, so they are read at :data:`HINT_PLAY_MISFIT`."""
     from euchre import hints

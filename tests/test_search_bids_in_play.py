@@ -1,13 +1,15 @@
 """The card play of a search bot that reads the bids (``infer_bids``, as the hints do): its deals
-are drawn by the other seats' bids with the compiled reading (:class:`euchre.fastbid.BidReader`),
-as the bidding's own deals are drawn (:func:`euchre.fastbid._draw`), not weighed by them.
+are drawn by the other seats' bids, compiled (:class:`euchre.fastbid.PlayDrawer`, which counts
+them with :class:`euchre.fastbid.BidReader`'s test), as the bidding's own deals are drawn
+(:func:`euchre.fastbid._draw`), not weighed by them.
 
 Pinned here: the compiled reading counts exactly the bids the Python reading
-(``SearchBot._bid_weight``) finds unexplained, in every game it covers; the drawn deals weigh what
-the drawing promises and explain the bids, so the makers hold as many trumps in them as in the real
-deals where weighing at the hints' old 0.2 a bid left them short; the control variate is centred
-on the drawn deals' means; the same seed draws the same deals; rules the reader does not cover
-fall back to the weights.
+(``SearchBot._bid_weight``) finds unexplained, in every game it covers; the compiled deals are the
+deals the Python drawing gives (each a deal the view allows, each card held by each seat as often,
+the dealer's discard read alike) and weigh what the drawing promises; they explain the bids, so
+the makers hold as many trumps in them as in the real deals where weighing at the hints' old 0.2 a
+bid left them short; the control variate is centred on every drawn deal; the same seed draws the
+same deals; rules the reader does not cover fall back to the weights.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from test_search import heuristic_views, tiny
 
 from euchre import Rules, State
 from euchre.bots.control import corrected
-from euchre.bots.search import PLAY_DRAWS, PLAY_PILOT, Evaluation, _Drawn
+from euchre.bots.search import DISCARD_DRAWS, Evaluation, _Drawn
 from euchre.cards import NUM_CARDS, effective_suit
-from euchre.fastbid import BidReader
+from euchre.fastbid import KEEP_FLOOR, BidReader, PlayDrawer
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -66,8 +68,10 @@ def test_rules_the_reader_does_not_cover_are_refused_and_weighed_instead() -> No
     _, view = next((s, v) for s, v in play_views(rules, 6, seed=2))
     with pytest.raises(ValueError, match="does not cover"):
         BidReader(view)
+    with pytest.raises(ValueError, match="does not cover"):
+        PlayDrawer(view, 0)
     bot = tiny(seed=2, infer_bids=True)
-    assert bot._bid_reader(view) is None
+    assert bot._play_drawer(view, False) is None
     assert bot.choose(view) in view.legal_actions
 
 
@@ -78,39 +82,97 @@ def test_drawn_deals_weigh_what_the_drawing_promises() -> None:
     for misfit, floor in ((0.05, 0.05), (0.05, 0.25), (0.5, 0.5), (0.001, 1 / 64)):
         bot = tiny(seed=4, infer_bids=True, bid_misfit=misfit)
         for _, view in play_views(AMERICAN, 10, seed=8)[:12]:
-            reader = BidReader(view)
+            drawer = PlayDrawer(view, 3)
             for _ in range(10):
-                sample, w = bot._draw_by_bids(view, reader, False, None, floor)
-                k = reader.surprises(sample)
+                sample, w = bot._draw_by_bids(view, drawer, False, None, floor)
+                k = drawer.reader.surprises(sample)
                 assert w == pytest.approx(1.0 if k == 0 else misfit ** k / max(misfit ** k, floor))
                 seen[min(k, 1)] += 1
     assert seen[0] and seen[1]
 
 
-def test_the_pilot_keeps_the_draws_a_kept_deal_costs_in_bounds() -> None:
-    """Where most deals leave a bid unexplained (a dealer's loner, an opponent's order up), keeping
-    them at ``bid_misfit`` would cost many draws a kept deal: the pilot raises the chance so that
-    about :data:`PLAY_DRAWS` do; elsewhere the chance is ``bid_misfit``. The pilot's deals and every
-    later draw go to the control variate's centre, each with its chance."""
+def _python_draws(bot, view: PlayerView, bury: bool, count: int) -> list[tuple[State, float]]:  # type: ignore[no-untyped-def]
+    """``count`` deals drawn as before the compiled drawing: a Python deal
+    (:meth:`~euchre.view.PlayerView.resample`, the dealer's discard read as the bot reads it), kept by
+    the bids' test with the same chances."""
+    drawer = PlayDrawer(view, 0)
+    drawer.failed = True  # (every deal in Python)
+    return [bot._draw_by_bids(view, drawer, bury, None, bot.bid_misfit) for _ in range(count)]
+
+
+@pytest.mark.parametrize("name", ["american", "british", "cut-throat", "two-handed"])
+def test_the_compiled_deals_are_the_python_drawings_deals(name: str) -> None:
+    """Each card in each seat's hand as often, weighted, in the compiled deals as in the Python
+    ones (the voids, the up card's place, the dealer's hidden discard read by the heuristic's
+    discard and the bids all in play): over the positions, the squared z-scores of the cards'
+    frequencies sum to about their count, as they do between two Python drawings."""
+    rules = COVERED[name]
+    bot = tiny(seed=3, infer_bids=True, bid_misfit=0.05, infer_discard=0.05)
+    views = random.Random(0).sample(play_views(rules, 40, seed=4, tricks=5), 6)
+    chi = cells = 0.0
+    for i, (_, view) in enumerate(views):
+        bury = view.dealer_discarded and view.discard is None
+        drawer = PlayDrawer(view, i, bury_misfit=0.05 if bury else 1.0, redraws=DISCARD_DRAWS)
+        compiled = [drawer.draw(0.05, 0.05) for _ in range(600)]
+        if drawer.failed:
+            continue
+        python = _python_draws(bot, view, bury, 600)
+        for st, w in compiled:
+            assert PlayerView.of(st, view.seat).legal_actions == view.legal_actions  # (the view's own position)
+            k = drawer.reader.surprises(st)
+            assert w == pytest.approx(1.0 if k == 0 else 0.05 ** k / max(0.05 ** k, 0.05))
+
+        def freq(draws: list[tuple[State, float]]) -> tuple[np.ndarray, float]:
+            held = np.array([[[s.hands[p] >> c & 1 for c in range(NUM_CARDS)] for p in range(rules.players)]
+                             for s, _ in draws], float)
+            w = np.array([w for _, w in draws])
+            return np.average(held, axis=0, weights=w), float(w.sum() ** 2 / (w ** 2).sum())
+
+        (a, na), (b, nb) = freq(compiled), freq(python)  # type: ignore[arg-type]
+        var = a * (1 - a) / na + b * (1 - b) / nb
+        live = var > 1e-9
+        chi += float((((a - b) ** 2)[live] / var[live]).sum())
+        cells += int(live.sum())
+    assert cells > 40
+    # (a sum of ``cells`` correlated squares of about unit variance: 1.5 times their count is far out)
+    assert chi < 1.5 * cells, (chi, cells)
+
+
+def test_every_deal_drawn_goes_to_the_centre_with_its_chance() -> None:
+    """The control variate's centre gets every deal drawn, kept or not, with the seats' cards at
+    the view and its chance: 1 for a deal that explains every bid, ``max(m ** k, floor)`` else; a
+    kept deal is the last one recorded."""
     bot = tiny(seed=5, infer_bids=True, bid_misfit=0.05)
-    floors = []
-    for _, view in play_views(AMERICAN, 40, seed=8):
-        reader = BidReader(view)
+    many = 0
+    for _, view in play_views(AMERICAN, 30, seed=8):
+        drawer = PlayDrawer(view, 1)
         drawn = _Drawn()
-        floor = bot._play_keep(view, reader, False, drawn)
-        assert len(drawn.hands) == len(drawn.chances) == PLAY_PILOT
-        floors.append(floor)
-        clean = drawn.chances.count(1.0) / PLAY_PILOT
-        assert floor >= 0.05
-        if floor > 0.05:  # raised: the expected draws a kept deal are PLAY_DRAWS exactly
-            assert clean + (1 - clean) * floor == pytest.approx(1 / PLAY_DRAWS)
-        else:
-            assert clean + (1 - clean) * 0.05 >= 1 / PLAY_DRAWS
-        for _ in range(20):
-            bot._draw_by_bids(view, reader, False, drawn, floor)
-        assert set(drawn.chances) <= {1.0, floor}
-        assert len(drawn.hands) <= PLAY_PILOT + 20 * PLAY_DRAWS * 3  # (in expectation 20 * PLAY_DRAWS at most)
-    assert min(floors) == 0.05 and max(floors) > 0.05  # both kinds of position were met
+        for _ in range(10):
+            before = len(drawn.hands)
+            sample, _ = bot._draw_by_bids(view, drawer, False, drawn, 0.05)
+            assert drawn.hands[-1] == tuple(sample.hands)
+            assert len(drawn.hands) == len(drawn.chances) > before
+            many = max(many, len(drawn.hands) - before)
+        assert set(drawn.chances) <= {1.0, 0.05}
+    assert many > 1  # (some deals were drawn and not kept)
+
+
+def test_positions_whose_voids_break_the_compiled_deals_are_dealt_in_python() -> None:
+    """A seat shown out of two suits and the others out of one each can leave almost no shuffle
+    that fits: after ``tries`` the compiled drawing gives up and the Python deal's constrained
+    fill deals it, with the same test of the bids."""
+    bot = tiny(seed=6, infer_bids=True, bid_misfit=0.05)
+    for _, view in play_views(AMERICAN, 60, seed=3, tricks=5):
+        drawer = PlayDrawer(view, 2, tries=1)
+        got = [bot._draw_by_bids(view, drawer, False, None, 0.05) for _ in range(20)]
+        if drawer.failed:
+            break
+    else:
+        pytest.fail("no position broke a single compiled try")
+    for st, w in got:
+        assert PlayerView.of(st, view.seat).legal_actions == view.legal_actions
+        assert 0 < w <= 1
+    assert KEEP_FLOOR <= 0.05
 
 
 def _maker_trumps(state: State) -> int:
@@ -133,12 +195,12 @@ def test_drawn_deals_give_the_other_sides_maker_its_trumps() -> None:
     for state, view in play_views(rules, 400, seed=11):
         if state.maker is None or rules.side_of(state.maker) == rules.side_of(state.to_act):
             continue
-        reader = BidReader(view)
+        drawer = PlayDrawer(view, len(gaps["uniform"]), bury_misfit=0.05, redraws=DISCARD_DRAWS)
         bury = view.dealer_discarded and view.discard is None
         real = _maker_trumps(state)
         gaps["uniform"].append(real - np.mean([_maker_trumps(sharp._resample(view, bury)) for _ in range(20)]))
         for name, bot in (("0.2", soft), ("0.05", sharp)):
-            got = [bot._draw_by_bids(view, reader, bury, None, bot.bid_misfit) for _ in range(20)]
+            got = [bot._draw_by_bids(view, drawer, bury, None, bot.bid_misfit) for _ in range(20)]
             gaps[name].append(real - np.average([_maker_trumps(s) for s, _ in got], weights=[w for _, w in got]))
         if len(gaps["0.05"]) >= 150:
             break

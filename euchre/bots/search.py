@@ -117,7 +117,7 @@ from euchre.state import Phase, State
 from euchre.view import PlayerView, seat_actions
 
 if TYPE_CHECKING:
-    from euchre.fastbid import BidReader, Samples
+    from euchre.fastbid import PlayDrawer, Samples
     from euchre.solver import Solver
 
 __all__ = ["SearchBot", "Evaluation", "win_probability", "searches", "within_reach", "handover"]
@@ -154,16 +154,6 @@ buried it and at this where not, and is kept with the mean of those (else dealt 
 keeps its trumps and its aces and voids a side suit when it can, which every sound player does;
 sampled as if its discard were any card, the dealer who picked up held 0.30 trumps fewer in the
 samples than in the real deals of heuristic games, 0.07 with this reading (bench/README.md)."""
-PLAY_DRAWS = 4
-"""About how many deals a card play's kept deal may cost when its deals are drawn by the bids
-(:meth:`SearchBot._draw_by_bids`). A draw here is a Python deal (60 us, and more with the dealer's
-discard read), not the bidding's compiled one: kept at ``bid_misfit`` (0.05 for the hints) a
-dealer's loner or an opponent's order up took 15 draws a kept deal and an early-play hint up to
-24 s. Where a pilot of :data:`PLAY_PILOT` deals says that keeping at ``bid_misfit`` would cost more
-than this, a deal that does not explain every bid is kept with a higher chance (the least that
-brings the cost down to this), its weight making up the rest (bench/README.md)."""
-PLAY_PILOT = 64
-"""Deals drawn first, to count how many explain every bid (:data:`PLAY_DRAWS`)."""
 DISCARD_DRAWS = 64
 """At most this many draws of a sample for one kept by the dealer's discard (``infer_discard``)."""
 BID_SAMPLES = 800
@@ -700,13 +690,13 @@ class SearchBot(Bot):
                 and view.discard is None)
         candidates = legal
         # The card play of a bot reading the bids: its deals drawn by the bids (compiled), not weighed.
-        reader = self._bid_reader(view) if self.infer_bids and not bidding else None
-        drawn: _Drawn | None = _Drawn() if reader is not None and self.control else None
-        floor = self._play_keep(view, reader, bury, drawn) if reader is not None else 1.0
+        drawer = self._play_drawer(view, bury) if self.infer_bids and not bidding else None
+        drawn: _Drawn | None = _Drawn() if drawer is not None and self.control else None
+        floor = max(self.bid_misfit, drawer.KEEP_FLOOR) if drawer is not None else 1.0
         i = 0
         while i < most:
-            if reader is not None:
-                sample, w = self._draw_by_bids(view, reader, bury, drawn, floor)
+            if drawer is not None:
+                sample, w = self._draw_by_bids(view, drawer, bury, drawn, floor)
             else:
                 sample = self._resample(view, bury)
                 w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
@@ -738,47 +728,42 @@ class SearchBot(Bot):
                                  redraws=DISCARD_DRAWS)
         return view.resample(self._rng)
 
-    def _bid_reader(self, view: PlayerView) -> BidReader | None:
-        """The compiled reading of the bids for this card play (:class:`euchre.fastbid.BidReader`),
-        or ``None`` where it does not cover the rules (the Python weights then)."""
+    def _play_drawer(self, view: PlayerView, bury: bool) -> PlayDrawer | None:
+        """The compiled drawing of this card play's deals by the bids
+        (:class:`euchre.fastbid.PlayDrawer`, seeded from this bot's generator), or ``None`` where
+        it does not cover the rules (the Python weights then)."""
         from euchre import fastbid
 
-        return fastbid.BidReader(view) if fastbid.play_covered(view) else None
+        if not fastbid.play_covered(view):
+            return None
+        return fastbid.PlayDrawer(view, self._rng.getrandbits(64), bury_misfit=(self.infer_discard or 1.0) if bury
+                                  else 1.0, redraws=DISCARD_DRAWS)
 
-    def _play_keep(self, view: PlayerView, reader: BidReader, bury: bool, drawn: _Drawn | None) -> float:
-        """The least chance a card play's deal that does not explain every bid is kept with
-        (:meth:`_draw_by_bids`): ``bid_misfit`` (as the bidding's compiled deals: at most
-        ``1 / KEEP_FLOOR`` draws), unless a pilot of :data:`PLAY_PILOT` deals says that would cost
-        more than :data:`PLAY_DRAWS` draws a kept deal; then the chance that costs that many. The
-        pilot's deals go to ``drawn`` (uniform draws like the rest) once the chance is known."""
-        from euchre.fastbid import KEEP_FLOOR
-
-        pilot = [self._resample(view, bury) for _ in range(PLAY_PILOT)]
-        ks = [reader.surprises(sample) for sample in pilot]
-        clean = ks.count(0) / len(ks)
-        floor = max(self.bid_misfit, KEEP_FLOOR)
-        if clean + (1 - clean) * floor < 1 / PLAY_DRAWS:
-            floor = (1 / PLAY_DRAWS - clean) / (1 - clean)
-        if drawn is not None:
-            for sample, k in zip(pilot, ks, strict=True):
-                drawn.hands.append(tuple(sample.hands))
-                drawn.chances.append(max(self.bid_misfit ** k, floor) if k else 1.0)
-        return floor
-
-    def _draw_by_bids(self, view: PlayerView, reader: BidReader, bury: bool,
+    def _draw_by_bids(self, view: PlayerView, drawer: PlayDrawer, bury: bool,
                       drawn: _Drawn | None, floor: float) -> tuple[State, float]:
         """A deal for the card play drawn by the other seats' bids, and its weight, as the
         bidding's compiled samples are drawn (:func:`euchre.fastbid._draw`): a deal with ``k`` bids
         the heuristic player would not have made is kept with chance ``max(m ** k, floor)``
-        (``m``: ``bid_misfit``; ``floor``: :meth:`_play_keep`) and weighs ``m ** k`` over that
-        chance, so the kept deals stand for the deals :meth:`_bid_weight` weighs, with many more of
-        them effective than weighing left (a deal that explains every bid weighs 1 and is drawn
-        more often). Every deal drawn, kept or not, goes to ``drawn`` with its chance: the control
-        variate's features have the kept deals' mean there (:func:`euchre.bots.control.corrected`)."""
+        (``m``: ``bid_misfit``; ``floor``: at least :data:`euchre.fastbid.KEEP_FLOOR`) and weighs
+        ``m ** k`` over that chance, so the kept deals stand for the deals :meth:`_bid_weight`
+        weighs, with many more of them effective than weighing left (a deal that explains every
+        bid weighs 1 and is drawn more often). Every deal drawn, kept or not, goes to ``drawn``
+        with its chance: the control variate's features have the kept deals' mean there
+        (:func:`euchre.bots.control.corrected`).
+
+        The deals are drawn compiled (:meth:`euchre.fastbid.PlayDrawer.draw`: a few microseconds a
+        draw, where a Python deal cost 60-200 us and a dealer's loner took 15 of them a kept deal);
+        where the voids shown break every compiled deal tried, in Python
+        (:meth:`~euchre.view.PlayerView.resample`'s constrained fill), the same test and chances."""
         misfit = self.bid_misfit
+        if not drawer.failed:
+            got = drawer.draw(misfit, floor, None if drawn is None else drawn.hands,
+                              None if drawn is None else drawn.chances)
+            if got is not None:
+                return got
         while True:
             sample = self._resample(view, bury)
-            k = reader.surprises(sample)
+            k = drawer.reader.surprises(sample)
             keep = misfit ** k
             chance = max(keep, floor) if k else 1.0
             if drawn is not None:

@@ -36,8 +36,10 @@ def warm_up() -> None:
     while s.phase is not Phase.PLAY:
         s.push(s.legal_actions()[0])
     Solver().solve(s)
-    # the card play's reading of the bids (the hints': fastbid.BidReader)
-    fastbid.BidReader(PlayerView.of(s, s.to_act)).surprises(s)
+    # the card play's deals drawn by the bids (the hints': fastbid.PlayDrawer, with BidReader's test)
+    play = PlayerView.of(s, s.to_act)
+    fastbid.BidReader(play).surprises(s)
+    fastbid.PlayDrawer(play, 0, bury_misfit=0.05).draw(0.05, 0.05)
 
 
 def warm_up_in_background() -> threading.Thread:
