@@ -165,10 +165,12 @@ def test_positions_whose_voids_break_the_compiled_deals_are_dealt_in_python() ->
     for _, view in play_views(AMERICAN, 60, seed=3, tricks=5):
         drawer = PlayDrawer(view, 2, tries=1)
         got = [bot._draw_by_bids(view, drawer, False, None, 0.05) for _ in range(20)]
-        if drawer.failed:
+        if drawer.fails:
             break
     else:
         pytest.fail("no position broke a single compiled try")
+    # a failure deals that one draw in Python; only repeated failures stop asking the compiled drawer
+    assert drawer.failed == (drawer.fails >= PlayDrawer.FAILS)
     for st, w in got:
         assert PlayerView.of(st, view.seat).legal_actions == view.legal_actions
         assert 0 < w <= 1

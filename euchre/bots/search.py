@@ -753,8 +753,9 @@ class SearchBot(Bot):
 
         The deals are drawn compiled (:meth:`euchre.fastbid.PlayDrawer.draw`: a few microseconds a
         draw, where a Python deal cost 60-200 us and a dealer's loner took 15 of them a kept deal);
-        where the voids shown break every compiled deal tried, in Python
-        (:meth:`~euchre.view.PlayerView.resample`'s constrained fill), the same test and chances."""
+        where the voids shown break every compiled deal tried, that deal in Python
+        (:meth:`~euchre.view.PlayerView.resample`'s constrained fill), the same test and chances
+        (and every deal after, once that happened :data:`euchre.fastbid.PlayDrawer.FAILS` times)."""
         misfit = self.bid_misfit
         if not drawer.failed:
             got = drawer.draw(misfit, floor, None if drawn is None else drawn.hands,
