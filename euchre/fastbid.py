@@ -876,8 +876,10 @@ def _draw_play(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pr
         if buried >= 0:
             used |= 1 << buried
         stock = deck & ~used & ~(1 << up)
-        _deal_position(S0, R, dealer, up, dealt, stock)
-        k = _replay_bids(S0, R, H, seat, prefix, buried, True, acts)
+        k = 0
+        if misfit < 1.0:  # (at 1 every deal is kept: the bids are not read)
+            _deal_position(S0, R, dealer, up, dealt, stock)
+            k = _replay_bids(S0, R, H, seat, prefix, buried, True, acts)
         keep = misfit ** k
         chance = max(keep, floor) if k else 1.0
         out_chance[j] = chance

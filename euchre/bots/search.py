@@ -689,14 +689,17 @@ class SearchBot(Bot):
         bury = (self.infer_discard is not None and view.rules.sister_game is None and view.dealer_discarded
                 and view.discard is None)
         candidates = legal
-        # The card play of a bot reading the bids: its deals drawn by the bids (compiled), not weighed.
-        drawer = self._play_drawer(view, bury) if self.infer_bids and not bidding else None
-        drawn: _Drawn | None = _Drawn() if drawer is not None and self.control else None
-        floor = max(self.bid_misfit, drawer.KEEP_FLOOR) if drawer is not None else 1.0
+        # The card play's deals are dealt compiled where the rules allow (a Python deal was most of
+        # the expert's card play: 60-200 us a deal); a bot reading the bids draws them by the bids.
+        drawer = self._play_drawer(view, bury) if not bidding else None
+        reads = drawer is not None and self.infer_bids
+        misfit = self.bid_misfit if reads else 1.0
+        drawn: _Drawn | None = _Drawn() if reads and self.control else None
+        floor = max(self.bid_misfit, drawer.KEEP_FLOOR) if reads and drawer is not None else 1.0
         i = 0
         while i < most:
             if drawer is not None:
-                sample, w = self._draw_by_bids(view, drawer, bury, drawn, floor)
+                sample, w = self._draw_by_bids(view, drawer, bury, drawn, floor, misfit)
             else:
                 sample = self._resample(view, bury)
                 w = self._bid_weight(sample, seat, self.bid_misfit, said) if self.infer_bids else 1.0
@@ -739,8 +742,8 @@ class SearchBot(Bot):
         return fastbid.PlayDrawer(view, self._rng.getrandbits(64), bury_misfit=(self.infer_discard or 1.0) if bury
                                   else 1.0, redraws=DISCARD_DRAWS)
 
-    def _draw_by_bids(self, view: PlayerView, drawer: PlayDrawer, bury: bool,
-                      drawn: _Drawn | None, floor: float) -> tuple[State, float]:
+    def _draw_by_bids(self, view: PlayerView, drawer: PlayDrawer, bury: bool, drawn: _Drawn | None,
+                      floor: float, misfit: float | None = None) -> tuple[State, float]:
         """A deal for the card play drawn by the other seats' bids, and its weight, as the
         bidding's compiled samples are drawn (:func:`euchre.fastbid._draw`): a deal with ``k`` bids
         the heuristic player would not have made is kept with chance ``max(m ** k, floor)``
@@ -749,14 +752,16 @@ class SearchBot(Bot):
         weighs, with many more of them effective than weighing left (a deal that explains every
         bid weighs 1 and is drawn more often). Every deal drawn, kept or not, goes to ``drawn``
         with its chance: the control variate's features have the kept deals' mean there
-        (:func:`euchre.bots.control.corrected`).
+        (:func:`euchre.bots.control.corrected`). ``misfit`` (default ``bid_misfit``) 1: the bids
+        are not read, every deal is kept and weighs 1 (a bot that does not read them).
 
         The deals are drawn compiled (:meth:`euchre.fastbid.PlayDrawer.draw`: a few microseconds a
         draw, where a Python deal cost 60-200 us and a dealer's loner took 15 of them a kept deal);
         where the voids shown break every compiled deal tried, that deal in Python
         (:meth:`~euchre.view.PlayerView.resample`'s constrained fill), the same test and chances
         (and every deal after, once that happened :data:`euchre.fastbid.PlayDrawer.FAILS` times)."""
-        misfit = self.bid_misfit
+        if misfit is None:
+            misfit = self.bid_misfit
         if not drawer.failed:
             got = drawer.draw(misfit, floor, None if drawn is None else drawn.hands,
                               None if drawn is None else drawn.chances)
@@ -764,7 +769,7 @@ class SearchBot(Bot):
                 return got
         while True:
             sample = self._resample(view, bury)
-            k = drawer.reader.surprises(sample)
+            k = drawer.reader.surprises(sample) if misfit < 1.0 else 0
             keep = misfit ** k
             chance = max(keep, floor) if k else 1.0
             if drawn is not None:
