@@ -888,6 +888,34 @@ def _draw_play(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pr
     return -1.0, rows, -1, 0
 
 
+@njit(cache=True, nogil=True)
+def _play_surprises(S0: np.ndarray, R: np.ndarray, H: np.ndarray, seat: int, actions: np.ndarray, buried: int,
+                    partner: bool, acts: np.ndarray) -> tuple[int, int]:
+    """``actions`` (the view's, -1 for the dealer's discard ``buried``) replayed on ``S0`` (a deal's
+    start): how many cards of the other side, and of the seat's partner (with ``partner``), the
+    heuristic player would not have played there: ``SearchBot._play_weight``'s test."""
+    n = R[_R_N]
+    me = _side(n, seat)
+    other = 0
+    mate = 0
+    for j in range(actions.shape[0]):
+        a = actions[j]
+        if a < 0:
+            a = _A_DISCARD + buried
+        if S0[_F_PHASE] == _PLAY:
+            s = S0[_F_TO_ACT]
+            theirs = _side(n, s) != me
+            if s != seat and (theirs or partner):
+                na = _legal(S0, R, acts)
+                if na > 1 and _heuristic(S0, R, H, acts, na) != a:
+                    if theirs:
+                        other += 1
+                    else:
+                        mate += 1
+        _apply(S0, R, a)
+    return other, mate
+
+
 class PlayDrawer:
     """A card play's deals drawn by the other seats' bids, compiled (:func:`_draw_play`): what the
     search bot reading the bids (``infer_bids``) values in the card play, as the bidding's deals
@@ -960,6 +988,10 @@ class PlayDrawer:
         self._acts = np.empty(40, np.int64)
         self._out_now = np.zeros((self.ROWS, 4), np.int64)
         self._out_chance = np.zeros(self.ROWS, np.float64)
+        self.actions = np.array([-1 if a is None else int(a) for _, a in view.actions], np.int64)
+        self._last = (-1, 0)  # the last kept deal's buried card and stock (its hands: _dealt)
+        self.kept: State | None = None
+        """The last deal :meth:`draw` kept (what :meth:`play_weight` reads)."""
         self.fails = 0
         """Draws for which the voids shown broke every compiled deal tried (``tries``; the
         caller dealt them in Python)."""
@@ -995,9 +1027,25 @@ class PlayDrawer:
                 self.failed = self.fails >= self.FAILS
                 return None
             if weight >= 0:
+                self._last = (buried, stock)
                 deal = np.array([*self._dealt.tolist(), stock, buried], np.int64)
-                return sample_state(self.view, deal), float(weight)
+                self.kept = sample_state(self.view, deal)
+                return self.kept, float(weight)
 
+
+    def play_weight(self, misfit: float, partner: float | None = None) -> float:
+        """How well the last deal :meth:`draw` kept explains the card play so far, as
+        :meth:`SearchBot._play_weight` weighs it: ``misfit`` for every card of the other side the
+        heuristic player would not have played with the deal's cards, ``partner`` for every such
+        card of the seat's partner (when given; ``infer_partner``). Compiled: the Python test asked
+        the heuristic player on an engine state for each card (a fifth of the expert's card play)."""
+        buried, stock = self._last
+        r = self.reader
+        _deal_position(self._S0, r.rules_row, r.dealer, r.up, self._dealt, stock)
+        other, mate = _play_surprises(self._S0, r.rules_row, r.heuristic_row, r.seat, self.actions, buried,
+                                      partner is not None, self._acts)
+        w = misfit ** other * (partner ** mate if partner is not None else 1.0)
+        return max(w, 1e-9)
 
 def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,
                   first: int = 0, threads: int = 1) -> Samples:

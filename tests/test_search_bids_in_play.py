@@ -251,3 +251,24 @@ def test_the_control_variate_is_centred_on_the_drawn_deals() -> None:
     own = corrected(ev, view, hands, rows, False, hands, [1.0] * len(hands))
     assert own[0].points == pytest.approx(float(np.mean(pts)))
     assert own[0].points != pytest.approx(plain[0].points, abs=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(COVERED))
+def test_the_compiled_play_weight_is_the_python_one(name: str) -> None:
+    """``PlayDrawer.play_weight`` (the card play read compiled, on the deal it drew) weighs every
+    deal exactly as ``SearchBot._play_weight`` (the heuristic player asked on engine states): the
+    other side's cards, and the partner's when ``infer_partner`` reads them too."""
+    rules = COVERED[name]
+    bot = tiny(seed=1)
+    weighed = below = 0
+    for _, view in play_views(rules, 16, seed=7, tricks=5):
+        drawer = PlayDrawer(view, 3, bury_misfit=0.05)
+        for _ in range(4):
+            sample, _ = drawer.draw(1.0, 1.0)  # type: ignore[misc]
+            assert drawer.kept is sample
+            for partner in (None, 0.5):
+                w = drawer.play_weight(0.3, partner)
+                assert w == pytest.approx(bot._play_weight(sample, view.seat, 0.3, {}, partner), abs=1e-12)
+                weighed += 1
+                below += w < 1
+    assert weighed > 100 and 0 < below < weighed  # (deals the play explains and deals it does not)

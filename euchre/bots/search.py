@@ -707,7 +707,10 @@ class SearchBot(Bot):
                 w *= self._bid_weight(sample, seat, read_bids, said)
             if self.infer_play is not None and not bidding and not (view.rules.napoleon or view.rules.double_deck):
                 # (Napoleon, the double deck: not read; the heuristic's choices cost more than the solves.)
-                w *= self._play_weight(sample, seat, self.infer_play, fits, self.infer_partner)
+                if drawer is not None and drawer.kept is sample:  # (compiled, on the deal it drew)
+                    w *= drawer.play_weight(self.infer_play, self.infer_partner)
+                else:
+                    w *= self._play_weight(sample, seat, self.infer_play, fits, self.infer_partner)
             acc.add(self._values(sample, seat, candidates, view), w, tuple(sample.hands) if self.control else None)
             i += 1
             if prune and bidding and i == max(self.min_samples, count // 4):
