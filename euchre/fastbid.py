@@ -110,11 +110,11 @@ from euchre.batch import (
     _uniform,
     _weakest,
 )
-from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask
+from euchre.cards import CARDS, NUM_CARDS, Card, deck_mask, iter_mask
 from euchre.rules import HAND_SIZE, Rules
 from euchre.solver import _FIELDS as _SOLVER_FIELDS
 from euchre.solver import _MAX_PLY, MAX_SEATS, _search
-from euchre.state import Phase, State
+from euchre.state import Deal, Phase, State
 from euchre.view import PlayerView, mask_of
 
 if TYPE_CHECKING:
@@ -992,6 +992,10 @@ class PlayDrawer:
         self._last = (-1, 0)  # the last kept deal's buried card and stock (its hands: _dealt)
         self.kept: State | None = None
         """The last deal :meth:`draw` kept (what :meth:`play_weight` reads)."""
+        self._hidden = [i for i, (_, a) in enumerate(view.actions) if a is None]
+        self._template: State | None = None
+        """The first kept deal, replayed to the view (:func:`sample_state`), without its undo
+        stack: every later one is a copy with the hidden cards put in (:meth:`_state`)."""
         self.fails = 0
         """Draws for which the voids shown broke every compiled deal tried (``tries``; the
         caller dealt them in Python)."""
@@ -1028,9 +1032,29 @@ class PlayDrawer:
                 return None
             if weight >= 0:
                 self._last = (buried, stock)
-                deal = np.array([*self._dealt.tolist(), stock, buried], np.int64)
-                self.kept = sample_state(self.view, deal)
+                self.kept = self._state(buried, stock)
                 return self.kept, float(weight)
+
+    def _state(self, buried: int, stock: int) -> State:
+        """The deal just kept (its hands as dealt in ``_dealt``, now in ``_now``) as an engine
+        state standing where the view does. Only the hidden cards differ from one deal to the next
+        (the hands, the deal, the buried card); everything else at the view's position (the
+        tricks, the bidding, whose turn it is) is the same in every deal, so a copy of the first
+        deal's state takes them, where replaying the view's actions on each deal took half of a
+        card hint's sampling. The copy has no undo stack (nothing pops a sample)."""
+        n = self.view.rules.players
+        if self._template is None:
+            deal = np.array([*self._dealt.tolist(), stock, buried], np.int64)
+            self._template = sample_state(self.view, deal).copy(stack=False)
+        state = self._template.copy(stack=False)
+        state.hands = self._now[:n].tolist()
+        hands = tuple(tuple(CARDS[c] for c in iter_mask(h)) for h in self._dealt[:n].tolist())
+        state.deal = Deal(state.dealer, hands, state.up_card, tuple(CARDS[c] for c in iter_mask(stock)))
+        if state.discard is not None:
+            state.discard = CARDS[buried]
+        for i in self._hidden:  # (the dealer's discard the seat did not see: each deal's own)
+            state.history[i] = DISCARD_ACTIONS[buried]
+        return state
 
 
     def play_weight(self, misfit: float, partner: float | None = None) -> float:

@@ -25,7 +25,7 @@ from euchre import Rules, State
 from euchre.bots.control import corrected
 from euchre.bots.search import DISCARD_DRAWS, Evaluation, _Drawn
 from euchre.cards import NUM_CARDS, effective_suit
-from euchre.fastbid import KEEP_FLOOR, BidReader, PlayDrawer
+from euchre.fastbid import KEEP_FLOOR, BidReader, PlayDrawer, sample_state
 from euchre.state import Phase
 from euchre.view import PlayerView
 
@@ -266,9 +266,32 @@ def test_the_compiled_play_weight_is_the_python_one(name: str) -> None:
         for _ in range(4):
             sample, _ = drawer.draw(1.0, 1.0)  # type: ignore[misc]
             assert drawer.kept is sample
+            buried, stock = drawer._last  # (the Python test undoes the sample's actions: its replayed state)
+            replayed = sample_state(view, np.array([*drawer._dealt.tolist(), stock, buried], np.int64))
             for partner in (None, 0.5):
                 w = drawer.play_weight(0.3, partner)
-                assert w == pytest.approx(bot._play_weight(sample, view.seat, 0.3, {}, partner), abs=1e-12)
+                assert w == pytest.approx(bot._play_weight(replayed, view.seat, 0.3, {}, partner), abs=1e-12)
                 weighed += 1
                 below += w < 1
     assert weighed > 100 and 0 < below < weighed  # (deals the play explains and deals it does not)
+
+
+@pytest.mark.parametrize("name", sorted(COVERED))
+def test_a_drawn_state_is_the_replayed_one(name: str) -> None:
+    """After the first, a kept deal's state is a copy of the first with the hidden cards put in
+    (not the view's actions replayed on it): every field equals the replayed state's (the hands,
+    the deal, the buried card and its place in the history included), the undo stack aside."""
+    rules = COVERED[name]
+    compared = hidden = 0
+    for _, view in play_views(rules, 12, seed=9, tricks=5):
+        drawer = PlayDrawer(view, 3, bury_misfit=0.05)
+        for _ in range(4):
+            sample, _ = drawer.draw(0.05, 0.05)  # type: ignore[misc]
+            buried, stock = drawer._last
+            replayed = sample_state(view, np.array([*drawer._dealt.tolist(), stock, buried], np.int64))
+            for field in State.__slots__:
+                if field != "_stack":
+                    assert getattr(sample, field) == getattr(replayed, field), field
+            compared += 1
+            hidden += any(a is None for _, a in view.actions)
+    assert compared > 50 and hidden  # (some with the dealer's discard unseen)
