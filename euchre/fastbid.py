@@ -361,6 +361,19 @@ sharp ``bid_misfit`` costs at most 64 draws a deal on average, not millions."""
 
 
 @njit(cache=True, nogil=True)
+def _shuffle(pool: np.ndarray, cards: np.ndarray, rs: np.ndarray) -> None:
+    """``cards`` set to ``pool`` in a uniformly random order (Fisher-Yates, from the generator ``rs``)."""
+    m = pool.shape[0]
+    for j in range(m):
+        cards[j] = pool[j]
+    for j in range(m - 1, 0, -1):
+        r = _below(rs, j + 1)
+        x = cards[j]
+        cards[j] = cards[r]
+        cards[r] = x
+
+
+@njit(cache=True, nogil=True)
 def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix: np.ndarray, mine: int,
           known_discard: int, pool: np.ndarray, need: np.ndarray, up_taken: bool, up_fixed: bool,
           hidden_discard: bool, misfit: float, rs: np.ndarray, cards: np.ndarray, now: np.ndarray,
@@ -377,13 +390,7 @@ def _draw(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix:
     m = pool.shape[0]
     while True:
         # The deal: the unseen cards shuffled and handed out seat by seat (PlayerView.resample).
-        for j in range(m):
-            cards[j] = pool[j]
-        for j in range(m - 1, 0, -1):
-            r = _below(rs, j + 1)
-            x = cards[j]
-            cards[j] = cards[r]
-            cards[r] = x
+        _shuffle(pool, cards, rs)
         k = 0
         for s in range(n):
             h = 0
@@ -786,13 +793,7 @@ def _deal_hidden(seat: int, dealer: int, up: int, n: int, mine: int, known_disca
     the Python deal's constrained fill)."""
     m = pool.shape[0]
     for _ in range(tries):
-        for j in range(m):
-            cards[j] = pool[j]
-        for j in range(m - 1, 0, -1):
-            r = _below(rs, j + 1)
-            x = cards[j]
-            cards[j] = cards[r]
-            cards[r] = x
+        _shuffle(pool, cards, rs)
         k = 0
         ok = True
         for s in range(n):
