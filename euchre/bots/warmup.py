@@ -39,7 +39,9 @@ def warm_up() -> None:
     # the card play's deals drawn by the bids (the hints': fastbid.PlayDrawer, with BidReader's test)
     play = PlayerView.of(s, s.to_act)
     fastbid.BidReader(play).surprises(s)
-    fastbid.PlayDrawer(play, 0, bury_misfit=0.05).draw(0.05, 0.05)
+    drawer = fastbid.PlayDrawer(play, 0, bury_misfit=0.05)
+    drawer.draw(0.05, 0.05)
+    drawer.play_weight(0.3, 0.5)  # (and the card play read on it: every expert's card decision)
 
 
 def warm_up_in_background() -> threading.Thread:
