@@ -529,7 +529,8 @@ def test_stats_page_counts_practice_games_apart(pages: Pages) -> None:
 
 
 # /api/games rows as a server might list them: long names, a seat helped by a hint, one by a
-# take-back, one by both, a chosen deal, a fair game and one listed before results were kept.
+# take-back, one by both, seats a computer player stood in for (one also hinted), a chosen deal, a
+# fair game and one listed before results were kept.
 BIG_GAMES = [
     {"id": "g-helped", "preset": "american", "players": ["Bartholomew Featherstone", "Maximiliane Oberholzer",
                                                          "Wilhelmina Ashworth-Hale", "Cornelius Vanderbilt"],
@@ -537,6 +538,10 @@ BIG_GAMES = [
      "finished_at": "2026-12-08T10:30:00+00:00", "egn": True, "seeded": False,
      "practice": [True, False, True, True],
      "practice_reasons": [["hinted"], [], ["took_back"], ["took_back", "hinted"]]},
+    {"id": "g-stood", "preset": "american", "players": ["Stan", "Hope", "Otto", "Ines"], "scores": [10, 7],
+     "winners": [1], "created_at": "2026-12-08T09:40:00+00:00", "finished_at": "2026-12-08T10:00:00+00:00",
+     "egn": True, "seeded": False, "practice": [True, True, False, False],
+     "practice_reasons": [["stood_in"], ["hinted", "stood_in"], [], []]},
     {"id": "g-seeded", "preset": "british", "players": ["Sly", "Hana", "Otto", "Ines"], "scores": [11, 4],
      "winners": [1], "created_at": "2026-12-08T09:00:00+00:00", "finished_at": "2026-12-08T09:20:00+00:00",
      "egn": True, "seeded": True, "practice": [True] * 4, "practice_reasons": [["seeded"]] * 4},
@@ -552,8 +557,8 @@ BIG_GAMES = [
 @pytest.mark.parametrize("width", [390, 360])
 def test_games_page_tags_practice_games_and_fits_a_phone(pages: Pages, width: int) -> None:
     """/games puts a small "practice" tag after each player whose game was a practice game (a
-    take-back or a hint: that seat's only), or one after all the players for a chosen deal, each
-    with a title that says why; a fair game has none, nor a game without marks. The page still
+    take-back, a hint or a stand-in: that seat's only), or one after all the players for a chosen
+    deal, each with a title that says why; a fair game has none, nor a game without marks. The page still
     fits a phone: nothing scrolls sideways but the table in its box, and a tag stays on one line."""
     page = pages.page(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True, device_scale_factor=2)
     page.route("**/api/games*", lambda route: route.fulfill(json={"games": BIG_GAMES}))
@@ -568,6 +573,13 @@ def test_games_page_tags_practice_games_and_fits_a_phone(pages: Pages, width: in
         "the statistics."], titles
     # each tag right after its player's name, in the players' cell
     assert rows["g-helped"].locator("td").nth(1).locator(".practice-tag").count() == 3
+    # a computer player standing in is said as what befell the player, beside what they did
+    titles = rows["g-stood"].locator(".practice-tag").evaluate_all("(els) => els.map((e) => e.title)")
+    assert titles == [
+        "A computer player stood in for Stan while they were away: a practice game for them, counted apart in "
+        "the statistics.",
+        "Hope was given a hint, and a computer player stood in for them while they were away: a practice game for "
+        "them, counted apart in the statistics."], titles
     seeded = rows["g-seeded"].locator(".practice-tag")
     assert seeded.count() == 1 and "chosen deal" in (seeded.get_attribute("title") or "")
     assert rows["g-seeded"].locator("td").nth(1).locator(".practice-tag").count() == 1
@@ -611,7 +623,8 @@ def test_undo_puts_the_card_back(pages: Pages) -> None:
 
 PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics."
 PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics."
-PRACTICE_HELPED = "A hint or a card taken back made this a practice game: it is counted apart in the statistics."
+PRACTICE_HELPED = ("A hint, a card taken back or a computer player standing in for you made this a practice game: it "
+                   "is counted apart in the statistics.")
 
 
 def take_back_a_card(page: Page, s: dict[str, Any]) -> None:

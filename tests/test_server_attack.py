@@ -535,11 +535,11 @@ def test_a_hint_whose_note_is_refused_is_not_given(db: str, tmp_path: Path, faul
             assert not srv.stored_row(d["id"]).seats[0].hinted
             faults.heal()
             await c.send({"t": "hint"})
-            assert (await c.until("hint", timeout=30))["d"]
+            assert (await c.until("hint", timeout=60))["d"]
             assert [s.hinted for s in srv.stored_row(d["id"]).seats] == [True, False, False, False]
             await c.close()
 
-        run(scenario(), timeout=90)
+        run(scenario(), timeout=150)
 
 
 @pytest.mark.parametrize("db", ["sqlite"])

@@ -6,13 +6,15 @@ groups by that id where a seat has one (so two people who keep the default name 
 one person who renames is one row under their latest name) and by name otherwise. The id is never
 sent back. The migration that adds it (``0002``) upgrades a database made at ``0001`` in place.
 
-The totals count fair games only: a game where a seat took back a card or was given a hint is a
+The totals count fair games only: a game where a seat took back a card or was given a hint, or
+where a computer player standing in for the seat's absent person decided something for it, is a
 practice game for that seat, one whose seed its creator chose for every seat, counted apart in
-``practice_games``; the marks are stored, so a restart in the middle of the game keeps them, and
-the migration that adds them (``0005``) marks the old rows it can tell from what is stored. The
-games list (``/api/games``) marks the same games by seat, from the same stored marks, and each
-seat's state frames say whether its game is one already (``practice``, its own seat only; the
-table's ``seeded``).
+``practice_games``; the marks are stored (a stand-in's decisions are read from the event log), so
+a restart in the middle of the game keeps them, and the migration that adds them (``0005``) marks
+the old rows it can tell from what is stored; the one that adds ``stood_in`` (``0006``) keeps every
+old row as it counted. The games list (``/api/games``) marks the same games by seat, from the same
+stored marks, and each seat's state frames say whether its game is one already (``practice``, its
+own seat only; the table's ``seeded``).
 """
 
 from __future__ import annotations
@@ -30,13 +32,16 @@ from sqlalchemy import create_engine, insert, inspect, select, text
 from test_server_api import check_error, friends_table, join, live, play_out, reply, run, sync, to_act, tokens_of
 
 from euchre.bots.persona import CAST
-from euchre.server.db import Store, events, results, seats, tables
+from euchre.game import Game
+from euchre.rules import Rules
+from euchre.server.core import LiveTable
+from euchre.server.db import EventRow, SeatRow, Store, TableRow, events, results, seats, tables
 
 ANN = "ann-browser-0123456789"
 BEA = "bea_browser_9876543210"
 QUICK = {"target": 1}
 """A game to one point: over after a hand or two."""
-HEAD = "0005"
+HEAD = "0006"
 """The newest migration."""
 SECRET = 3_141_592_653_589_793_238
 """A seed the way the server draws its secret ones (uniform below 2**62)."""
@@ -302,6 +307,17 @@ def marks(srv: Live, table_id: str) -> list[tuple[bool, ...]]:
         store.close()
 
 
+def stood_in(srv: Live, table_id: str) -> list[bool]:
+    """Each seat's stored ``stood_in`` mark of the table, by seat."""
+    store = srv.store()
+    try:
+        with store.engine.connect() as conn:
+            q = select(results.c.stood_in).where(results.c.table_id == table_id).order_by(results.c.seat)
+            return [bool(x) for x in conn.execute(q).scalars()]
+    finally:
+        store.close()
+
+
 def listed(srv: Live, table_id: str) -> dict[str, Any]:
     """The finished table's entry in ``/api/games``."""
     r = srv.http.get("/api/games")
@@ -493,15 +509,18 @@ def test_a_restart_in_the_middle_of_the_game_keeps_the_marks(db: str, tmp_path: 
 
 
 def old_table(conn: Any, table_id: str, *, mode: str, seed: int, at: dt.datetime, status: str = "over",
-              players: tuple[str, ...] = (), undo_by: int | None = None) -> None:
+              players: tuple[str, ...] = (), undo_by: int | None = None, stood_in_for: int | None = None) -> None:
     """A table as stored before 0005 (``players``: a seat each, a human then computer players,
-    with a result row once over; ``undo_by``: a seat whose take-back is among its events)."""
+    with a result row once over; ``undo_by``: a seat whose take-back is among its events;
+    ``stood_in_for``: a seat a stand-in came in for, acted for and left)."""
     conn.execute(insert(tables).values(
         id=table_id, created_at=at, preset="american", rules={}, seed=seed, dealer=0, level="easy", mode=mode,
         status=status, finished_at=at if status == "over" else None))
     log = [("start", None), ("action", 0), ("action", 1)]
     if undo_by is not None:
         log += [("action", undo_by), ("undo", undo_by)]
+    if stood_in_for is not None:
+        log += [("bot_in", stood_in_for), ("action", stood_in_for), ("bot_out", stood_in_for)]
     conn.execute(insert(events), [
         {"table_id": table_id, "seq": n, "kind": kind, "seat": seat, "payload": {}, "at": at.timestamp()}
         for n, (kind, seat) in enumerate(log, 1)])
@@ -568,7 +587,8 @@ def test_the_migration_marks_the_old_practice_games_it_can_tell(db: str, tmp_pat
     alembic_upgrade(url, "0004", down=True)
     engine = create_engine(url)
     try:
-        assert not {"took_back", "hinted", "seeded"} & {c["name"] for c in inspect(engine).get_columns("results")}
+        assert not {"took_back", "hinted", "seeded", "stood_in"} & {
+            c["name"] for c in inspect(engine).get_columns("results")}
         assert "seeded" not in {c["name"] for c in inspect(engine).get_columns("tables")}
         assert "hinted" not in {c["name"] for c in inspect(engine).get_columns("seats")}
         with engine.connect() as conn:
@@ -626,3 +646,233 @@ def test_the_games_list_marks_practice_games_as_the_statistics_count_them(db: st
     assert {p["name"]: (p["games"], p["practice_games"]) for p in rows} == {
         name: (fair.get(name, 0), practice.get(name, 0)) for name in {*practice, *fair}}
     assert "Ro" not in {p["name"] for p in rows}
+
+
+# --- stand-ins -------------------------------------------------------------------------------------------
+AWAY = 0.2
+"""The away timeout of the stand-in tests: a computer player stands in that long after a seat's
+last connection went."""
+
+
+async def drop_for_a_stand_in(clients: list[Client]) -> int:
+    """At a friends table just started (version 1), the seat to act drops: a computer player
+    stands in (version 2) and decides for it at once (version 3; no bot delay), and the seat to
+    act next is a person's. The seat; the others' connections have version 3."""
+    x = to_act(clients[0])
+    await clients[x].close()
+    others = [c for s, c in enumerate(clients) if s != x]
+    await sync(others, 3, timeout=10)
+    st = others[0].state
+    assert st is not None and st["seats"][x]["bot"] is True and st["last"]["seat"] == x, st
+    assert to_act(others[0]) != x
+    return x
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_stand_in_that_plays_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: Path) -> None:
+    """A person drops, the computer player standing in for them decides for their seat, they come
+    back and the game is played to its end: a practice game for that seat alone (``stood_in``),
+    which the statistics count apart and the games list gives the reason of; the seat's frames say
+    so from its return on, nobody else's."""
+    with live(db, tmp_path, away_timeout=AWAY) as srv:
+
+        async def scenario() -> tuple[str, int]:
+            table_id, tokens, clients = await friends_table(srv, **QUICK)
+            watcher = await join(srv, table_id, None)
+            x = await drop_for_a_stand_in(clients)
+            # Back: the hello sends the stand-in home (version 4), and the seat's first frame
+            # already says the game is a practice game for it.
+            back = await join(srv, table_id, tokens[x])
+            assert back.v == 4 and back.state is not None and back.state["practice"] is True
+            assert back.state["seats"][x]["bot"] is False
+            clients[x] = back
+            everyone = [*clients, watcher]
+            await sync(everyone, 4)
+            assert [c.state["practice"] for c in everyone] == [s == x for s in range(4)] + [False]  # type: ignore[index]
+            await asyncio.gather(*(play_out(c, random.Random(40 + s)) for s, c in enumerate(clients)))
+            assert [c.state["practice"] for c in clients] == [s == x for s in range(4)]  # type: ignore[index]
+            for c in everyone:
+                await c.close()
+            return table_id, x
+
+        table_id, x = run(scenario(), timeout=120)
+        log = [(e.kind, e.seat) for e in srv.stored_row(table_id).events]
+        assert log[:4] == [("start", None), ("bot_in", x), ("action", x), ("bot_out", x)]
+        assert [kind for kind, _ in log[4:]] == ["action"] * (len(log) - 4)  # (nobody else was stood in for)
+        assert stood_in(srv, table_id) == [s == x for s in range(4)]
+        assert marks(srv, table_id) == [FAIR] * 4  # (no take-back, hint or chosen seed)
+        assert practice_listed(srv, table_id) == (False, [s == x for s in range(4)],
+                                                  [["stood_in"] if s == x else [] for s in range(4)])
+        rows = {p["name"]: (p["games"], p["practice_games"], p["hands"] > 0) for p in humans(srv)}
+        assert rows == {f"P{s}": ((0, 1, False) if s == x else (1, 0, True)) for s in range(4)}
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_stand_in_that_never_decided_leaves_the_game_fair(db: str, tmp_path: Path) -> None:
+    """A person drops while another is to act: a computer player stands in for them, but they are
+    back before their seat's turn. The stand-in decided nothing, so the game stays fair for
+    everyone, in the frames, the results, the games list and the statistics."""
+    with live(db, tmp_path, away_timeout=AWAY) as srv:
+
+        async def scenario() -> tuple[str, int]:
+            table_id, tokens, clients = await friends_table(srv, **QUICK)
+            x = (to_act(clients[0]) + 2) % 4  # (two seats to act before it)
+            await clients[x].close()
+            others = [c for s, c in enumerate(clients) if s != x]
+            await sync(others, 2, timeout=10)  # the stand-in comes in
+            assert others[0].state["seats"][x]["bot"] is True  # type: ignore[index]
+            await asyncio.sleep(3 * AWAY)
+            assert srv.version(table_id) == 2  # (nobody is to act but a person who is here)
+            back = await join(srv, table_id, tokens[x])  # the stand-in goes home (version 3)
+            assert back.v == 3 and back.state is not None and back.state["practice"] is False
+            clients[x] = back
+            await sync(clients, 3)
+            await asyncio.gather(*(play_out(c, random.Random(50 + s)) for s, c in enumerate(clients)))
+            assert [c.state["practice"] for c in clients] == [False] * 4  # type: ignore[index]
+            for c in clients:
+                await c.close()
+            return table_id, x
+
+        table_id, x = run(scenario(), timeout=120)
+        log = [(e.kind, e.seat) for e in srv.stored_row(table_id).events]
+        assert log[:3] == [("start", None), ("bot_in", x), ("bot_out", x)]
+        assert stood_in(srv, table_id) == [False] * 4
+        assert practice_listed(srv, table_id) == (False, [False] * 4, [[]] * 4)
+        assert {p["name"]: (p["games"], p["practice_games"]) for p in humans(srv)} == {
+            f"P{s}": (1, 0) for s in range(4)}
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_restart_keeps_the_stand_in_mark(db: str, tmp_path: Path) -> None:
+    """The stand-in decides for a seat, and the server stops before its person is back: another
+    server replays the table from its stored events alone, and knows the game is a practice game
+    for that seat (its frames, then its results)."""
+    url = fresh_database(db, tmp_path)
+    with serve(url, away_timeout=AWAY) as srv:
+
+        async def before() -> tuple[str, list[str], int]:
+            table_id, tokens, clients = await friends_table(srv, **QUICK)
+            x = await drop_for_a_stand_in(clients)
+            for s, c in enumerate(clients):
+                if s != x:
+                    await c.close()
+            return table_id, tokens, x
+
+        table_id, tokens, x = run(before())
+        assert srv.info(table_id)["status"] == "playing"
+    # Another server on the database (no stand-ins there: only the replay can mark the seat).
+    with serve(url, away_timeout=0) as srv:
+
+        async def after() -> None:
+            clients = [await join(srv, table_id, token) for token in tokens]  # seat x's sends its stand-in home
+            await sync(clients, 4)
+            assert [c.state["practice"] for c in clients] == [s == x for s in range(4)]  # type: ignore[index]
+            await asyncio.gather(*(play_out(c, random.Random(60 + s)) for s, c in enumerate(clients)))
+            for c in clients:
+                await c.close()
+
+        run(after(), timeout=120)
+        assert [(e.kind, e.seat) for e in srv.stored_row(table_id).events][:4] == [
+            ("start", None), ("bot_in", x), ("action", x), ("bot_out", x)]
+        assert stood_in(srv, table_id) == [s == x for s in range(4)]
+        assert practice_listed(srv, table_id)[2] == [["stood_in"] if s == x else [] for s in range(4)]
+        assert {p["name"]: p["practice_games"] for p in humans(srv)} == {f"P{s}": int(s == x) for s in range(4)}
+
+
+def test_the_stand_in_mark_is_read_from_the_log_alone() -> None:
+    """A table replayed from its events alone (as after a restart, no hub, no connection) marks a
+    seat ``stood_in`` for an action of its between its ``bot_in`` and ``bot_out``, and carries the
+    mark into its frames' ``practice`` and its results: not for a stand-in that came and went
+    without a decision, nor for the person's own actions after, nor for a seat never stood in for."""
+    rules = Rules.preset("american")
+    game = Game(rules, seed=SECRET, dealer=0, clock=lambda: 0.0)
+    log: list[EventRow] = []
+    rng = random.Random(3)
+
+    def event(kind: str, seat: int | None, payload: dict[str, Any] | None = None) -> None:
+        log.append(EventRow(len(log) + 1, kind, seat, None, payload or {}, 0.0))
+
+    def act(*, pass_: bool = False) -> None:
+        """The seat to act decides at random (``pass_``: passes, so the next seat is to act)."""
+        legal = game.legal_actions()
+        action = next(a for a in legal if str(a) == "pass") if pass_ else rng.choice(legal)
+        event("action", game.to_act, {"a": int(game.push(action))})
+
+    event("start", None, {"bots": []})
+    played = game.to_act
+    event("bot_in", played)
+    act(pass_=True)  # the stand-in's decision
+    event("bot_out", played)
+    came_and_went = game.to_act
+    event("bot_in", came_and_went)
+    event("bot_out", came_and_went)
+    act(pass_=True)  # the person's own, back in time
+    stays = game.to_act
+    event("bot_in", stays)
+    while not game.is_over:  # the stand-in keeps the seat to the end, the others play on
+        act()
+    assert len({played, came_and_went, stays}) == 3
+    row = TableRow(id="t", created_at=dt.datetime(2026, 12, 7, tzinfo=dt.UTC), preset="american",
+                   rules=rules.to_dict(), seed=SECRET, dealer=0, level="easy", mode="friends", status="playing",
+                   seats=[SeatRow(s, f"P{s}", "human", None) for s in range(4)], events=log)
+    table = LiveTable(row, None)  # type: ignore[arg-type]  # replaying needs no hub
+    assert table.status == "over" and table.standin == {stays}
+    assert table.stood_in == {played, stays}
+    assert [table.assisted(s) for s in range(4)] == [s in (played, stays) for s in range(4)]
+    assert table.assisted(None) is False
+    assert table.game is not None
+    assert [r["stood_in"] for r in table._results([table.game])] == [s in (played, stays) for s in range(4)]
+    # A claim is a decision too; an undo or a seat's comings and goings are not.
+    assert table.stand_in_decides("claim", stays) and not table.stand_in_decides("claim", played)
+    assert not any(table.stand_in_decides(kind, stays) for kind in ("undo", "bot_in", "bot_out", "start"))
+
+
+def result_rows(conn: Any) -> list[dict[str, Any]]:
+    """Every ``results`` row, every column, in a fixed order."""
+    return [dict(r) for r in conn.execute(text("SELECT * FROM results ORDER BY table_id, seat")).mappings()]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_the_migration_adds_stood_in_and_keeps_every_row(db: str, tmp_path: Path) -> None:
+    """``0006`` upgrades a database made at ``0005`` in place: every result row is kept with its
+    marks, and gets ``stood_in`` false, a stand-in's decisions in its events or not (the old games
+    count as they did); down to ``0005`` again, the column goes and the rows stay."""
+    url = fresh_database(db, tmp_path)
+    alembic_upgrade(url, "0005")
+    engine = create_engine(url)
+    day = dt.datetime(2026, 12, 6, tzinfo=dt.UTC)
+    try:
+        assert "stood_in" not in {c["name"] for c in inspect(engine).get_columns("results")}
+        with engine.begin() as conn:
+            old_table(conn, "fair", mode="friends", seed=SECRET, at=day, players=("Fay", "Bob"))
+            old_table(conn, "hinted", mode="friends", seed=SECRET + 1, at=day, players=("Hal", "Bob"))
+            conn.execute(results.update().where(results.c.table_id == "hinted", results.c.seat == 0)
+                         .values(hinted=True))
+            old_table(conn, "stood", mode="friends", seed=SECRET + 2, at=day, players=("Sal", "Bob"), stood_in_for=0)
+            before = result_rows(conn)
+    finally:
+        engine.dispose()
+    assert len(before) == 6
+
+    store = Store(url)  # upgrades to the head, as the server does when it starts
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
+            after = result_rows(conn)
+        assert [{k: v for k, v in r.items() if k != "stood_in"} for r in after] == before
+        assert [bool(r["stood_in"]) for r in after] == [False] * 6
+        assert {p["name"]: (p["games"], p["practice_games"]) for p in store.stats()} == {
+            "Fay": (1, 0), "Hal": (0, 1), "Sal": (1, 0), "Bob": (3, 0)}
+        reasons = {g["id"]: g["practice_reasons"] for g in store.games()}
+        assert reasons == {"fair": [[], []], "hinted": [["hinted"], []], "stood": [[], []]}
+    finally:
+        store.close()
+
+    alembic_upgrade(url, "0005", down=True)
+    engine = create_engine(url)
+    try:
+        assert "stood_in" not in {c["name"] for c in inspect(engine).get_columns("results")}
+        with engine.connect() as conn:
+            assert result_rows(conn) == before
+    finally:
+        engine.dispose()

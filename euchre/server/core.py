@@ -342,6 +342,10 @@ class LiveTable:
         self.took_back: set[int] = set()
         """Seats that took back a card (an ``undo`` event of theirs, replayed from the log like
         every event): their result is a practice game (:meth:`_results`)."""
+        self.stood_in: set[int] = set()
+        """Seats a stand-in made at least one decision for (:meth:`stand_in_decides`, read from
+        the log's order, replayed like every event): their result is a practice game
+        (:meth:`_results`)."""
         self.game: Game | None = None
         """The game being played (under match rules, the match's current game)."""
         self.match: Match | None = None
@@ -412,6 +416,8 @@ class LiveTable:
     def _apply(self, ev: EventRow) -> None:
         """Apply a committed (or replayed) event to the in-memory table."""
         self._now = ev.at
+        if ev.seat is not None and self.stand_in_decides(ev.kind, ev.seat):
+            self.stood_in.add(ev.seat)  # a stand-in decided for the seat: its result is practice
         if ev.kind == "start":
             if self.rules.is_match:
                 self.match = Match(self.rules, seed=self.seed, dealer=self.row.dealer)
@@ -789,14 +795,34 @@ class LiveTable:
         games"): the marks its ``results`` row will store when the game ends (:meth:`_results`;
         the columns of :data:`~euchre.server.db.PRACTICE_MARKS`). Not :meth:`practice`, which
         says whether the table lets the seat take back a card."""
-        return {"took_back": seat in self.took_back, "hinted": self.seats[seat].hinted, "seeded": self.row.seeded}
+        return {"took_back": seat in self.took_back, "hinted": self.seats[seat].hinted, "seeded": self.row.seeded,
+                "stood_in": seat in self.stood_in}
+
+    def stand_in_decides(self, kind: str, seat: int) -> bool:
+        """Whether an event of ``kind`` by ``seat``, about to be applied, is a decision of a
+        computer player standing in for the seat's person, which makes the game a practice game
+        for the seat (``stood_in``): an ``action`` (a bid, a discard, a card) or a ``claim`` of
+        the rest, while the seat is stood in for (:attr:`standin`: after its ``bot_in`` event,
+        before its ``bot_out``).
+
+        The log's order alone says who decided, so a table replayed from its stored events after
+        a restart marks exactly the seats it marked live: only the stand-in acts for a seat that
+        is stood in for. A stand-in comes only while no connection holds the seat; the person's
+        connection takes the seat back by committing ``bot_out`` before it joins the table (so
+        before it may act); and the stand-in's turn is pinned to the version it was asked at, so
+        a decision it worked out while the person came back is refused (``stale``), never
+        stored. A stand-in that came and went before the seat's turn decided nothing and marks
+        nothing: a short drop costs no one their game. One decision is enough, and the mark
+        stays, as a take-back's does."""
+        return kind in ("action", "claim") and seat in self.standin
 
     def assisted(self, seat: int | None) -> bool:
         """Whether the game is already a practice game for ``seat``, which the statistics will
         count apart (any of :meth:`practice_marks`, as :func:`~euchre.server.db.practice_of`
         reads the stored row); ``False`` for a spectator, who plays no game. The state frames'
         ``practice``: a page need not warn that a hint or a take-back makes a practice game of
-        one that is one already."""
+        one that is one already (a chosen deal, the seat's own hint or take-back, or a stand-in's
+        decision for the seat while its person was away)."""
         return seat is not None and any(self.practice_marks(seat).values())
 
     async def _change(self, kind: str, seat: int, client_id: str | None, base_v: int | None,
@@ -832,6 +858,10 @@ class LiveTable:
             at = time.time()
             self._now = at
             payload, revert_game = apply(g)
+            # (as the event's replay does, and before the result of a game it ends is worked out)
+            stood_in = self.stand_in_decides(kind, seat) and seat not in self.stood_in
+            if stood_in:
+                self.stood_in.add(seat)
             match = self.match
             scored = match is not None and g.is_over
             if scored:
@@ -842,6 +872,8 @@ class LiveTable:
                 if scored:
                     assert match is not None
                     match.unsettle()
+                if stood_in:
+                    self.stood_in.discard(seat)
                 revert_game()
             done = g.is_over and (match is None or match.is_over)
             extra = [self._finish_op(g)] if done else []
@@ -887,9 +919,10 @@ class LiveTable:
     def _results(self, games: Sequence[Game]) -> list[dict[str, Any]]:
         """One row per seat for the statistics page, over every game of the table (one, or a
         match's): the table is won by the winners of the game, or of the match. Each row says
-        whether the game was assisted for its seat (``took_back``, ``hinted``, ``seeded``: a
-        practice game, which the statistics keep apart from the fair ones); one seat's undo or
-        hint marks that seat's row only, a chosen seed every row."""
+        whether the game was assisted for its seat (``took_back``, ``hinted``, ``seeded``,
+        ``stood_in``: a practice game, which the statistics keep apart from the fair ones); one
+        seat's undo, hint or stand-in's decision marks that seat's row only, a chosen seed every
+        row."""
         r = self.rules
         m = self.match
         winners = ((m.winner,) if m.winner is not None else ()) if m is not None else games[-1].winners

@@ -10,10 +10,12 @@ with the seat's player id copied in, so the statistics read one table.
 
 A result is *fair* unless its game was assisted for that seat: the seat took back a card (an
 ``undo`` event of the seat: replayed after a restart like any event), asked for a hint
-(``seats.hinted``, set before the seat's first hint is sent, never cleared), or the table's deals
-came from a seed its creator chose (``tables.seeded``: a deal to play again, for every seat).
-The statistics count fair games only, and assisted ones apart (:meth:`Store.stats`); the games
-list marks them, by seat (:meth:`Store.games`). Both test a row with :func:`practice_of`.
+(``seats.hinted``, set before the seat's first hint is sent, never cleared), a computer player
+standing in for the seat's absent person made a decision for it (an ``action`` or ``claim`` event
+of the seat between its ``bot_in`` and ``bot_out``: replayed like the take-back), or the table's
+deals came from a seed its creator chose (``tables.seeded``: a deal to play again, for every
+seat). The statistics count fair games only, and assisted ones apart (:meth:`Store.stats`); the
+games list marks them, by seat (:meth:`Store.games`). Both test a row with :func:`practice_of`.
 
 SQLite is the default (WAL, ``synchronous=FULL``, ``BEGIN IMMEDIATE``: a committed transaction is
 on disk); PostgreSQL is used when the URL names it. The schema is created and upgraded by Alembic
@@ -159,17 +161,21 @@ results = Table(
     Column("game_wins", Integer, nullable=False, server_default="0"),
     Column("match", Boolean, nullable=False, server_default=false()),
     # Why the game was assisted for this seat, if it was (0005): the seat took back a card, was
-    # given a hint, or the table's seed was chosen. Any of them makes the row a practice game,
-    # left out of the statistics' totals and counted apart.
+    # given a hint, or the table's seed was chosen; or (0006) a computer player standing in for
+    # the seat's absent person decided something for it. Any of them makes the row a practice
+    # game, left out of the statistics' totals and counted apart.
     Column("took_back", Boolean, nullable=False, server_default=false()),
     Column("hinted", Boolean, nullable=False, server_default=false()),
     Column("seeded", Boolean, nullable=False, server_default=false()),
+    Column("stood_in", Boolean, nullable=False, server_default=false()),
     ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
 )
 
-PRACTICE_MARKS = ("took_back", "hinted", "seeded")
+PRACTICE_MARKS = ("took_back", "hinted", "seeded", "stood_in")
 """The ``results`` columns that say why a seat's game was a practice game (any one of them makes
-it one): the seat took back a card, was given a hint, or the table's seed was chosen."""
+it one): the seat took back a card, was given a hint, the table's seed was chosen, or a computer
+player stood in for the seat's person and made at least one decision for them (a person must not
+win, or lose, a game a bot played part of)."""
 
 
 def practice_of(c: Any) -> ColumnElement[bool]:
@@ -641,8 +647,9 @@ class Store:
         them (:func:`practice_of` on the seat's ``results`` row): ``practice``, by seat like
         ``players`` (``None`` for a seat without a result row, which the statistics do not count
         either), ``practice_reasons``, by seat, the marks that made it one (of
-        :data:`PRACTICE_MARKS`: ``took_back``, ``hinted``, ``seeded``; empty for a fair game), and
-        ``seeded``, whether the table's seed was chosen (a practice game for every seat)."""
+        :data:`PRACTICE_MARKS`: ``took_back``, ``hinted``, ``seeded``, ``stood_in``; empty for a
+        fair game), and ``seeded``, whether the table's seed was chosen (a practice game for every
+        seat)."""
         # Only the listed columns (not each game's rules and record), and the scores as raw text,
         # decoded row by row: one damaged row shows without its scores instead of failing the page.
         c = tables.c
@@ -697,11 +704,13 @@ class Store:
         """Per player (humans and bots alike): totals over finished fair games, and how many
         practice games they played besides (``practice_games``).
 
-        A practice game for a seat is one where it took back a card, was given a hint, or whose
-        deals came from a chosen seed (the ``results`` columns ``took_back``, ``hinted``,
-        ``seeded``): it says little of how the player plays (a known deal replayed, every bad card
-        taken back), so it is kept and counted, but never mixed into the totals and the rates. A
-        player who played only practice games still has a row, its totals zero.
+        A practice game for a seat is one where it took back a card, was given a hint, whose
+        deals came from a chosen seed, or where a computer player stood in for its person and
+        decided something for them (the ``results`` columns ``took_back``, ``hinted``,
+        ``seeded``, ``stood_in``: :data:`PRACTICE_MARKS`): it says little of how the player plays
+        (a known deal replayed, every bad card taken back, cards a bot played), so it is kept and
+        counted, but never mixed into the totals and the rates. A player who played only practice
+        games still has a row, its totals zero.
 
         A player is their browser's player id where the seat had one, so two people who both
         kept the default name get a row each and one person who renamed keeps one row, shown

@@ -21,22 +21,31 @@
 
   /** Practice games (docs/server.md, "Practice games"): the statistics count them apart, and this
    *  list marks them with a small tag whose title says why. A chosen deal (`g.seeded`) made one of
-   *  the game for every seat: one tag, after all the players; a take-back or a hint, of that seat's
-   *  only (`g.practice`, `g.practice_reasons`, by seat): a tag after the player's name. */
+   *  the game for every seat: one tag, after all the players; a take-back, a hint or a computer
+   *  player standing in (and deciding) for an absent person, of that seat's only (`g.practice`,
+   *  `g.practice_reasons`, by seat): a tag after the player's name. */
   const CHOSEN_DEAL = "A chosen deal (dealt from a seed picked for this table): a practice game for every seat, counted apart in the statistics.";
+  /** What the player did (said after their name); a stand-in is what befell them, said apart. */
   const REASON_WORDS = { took_back: "took back a card", hinted: "was given a hint" };
+  const STOOD_IN = "a computer player stood in for them while they were away";
+  const COUNTED_APART = ": a practice game for them, counted apart in the statistics.";
 
   function practiceTag(title) { return el("span", { class: "practice-tag", text: "practice", title }); }
 
-  /** Why the game was practice for one seat, in words (a chosen deal is said once, after the players). */
+  /** Why the game was practice for one seat, in words (a chosen deal is said once, after the players):
+   *  "Ann was given a hint", "A computer player stood in for Ann while they were away", or both. */
   function seatPracticeTitle(name, reasons) {
-    const said = (Array.isArray(reasons) ? reasons : []).map((r) => REASON_WORDS[r]).filter(Boolean);
-    const what = said.length ? said.join(" and ") : "took back a card or was given a hint";
-    return `${name} ${what}: a practice game for them, counted apart in the statistics.`;
+    const list = Array.isArray(reasons) ? reasons : [];
+    const said = list.map((r) => REASON_WORDS[r]).filter(Boolean);
+    const stood = list.indexOf("stood_in") >= 0;
+    if (stood && !said.length) return `A computer player stood in for ${name} while they were away${COUNTED_APART}`;
+    if (stood) return `${name} ${said.join(" and ")}, and ${STOOD_IN}${COUNTED_APART}`;
+    const what = said.length ? said.join(" and ") : "took back a card, was given a hint or had a computer player stand in";
+    return `${name} ${what}${COUNTED_APART}`;
   }
 
   /** A side's players, each followed by the practice tag when the game was practice for that seat
-   *  alone (a take-back or a hint). */
+   *  alone (a take-back, a hint or a stand-in). */
   function sideNodes(g, players, seats) {
     const practice = Array.isArray(g.practice) ? g.practice : [];
     const reasons = Array.isArray(g.practice_reasons) ? g.practice_reasons : [];

@@ -1,5 +1,5 @@
 /* Statistics per player (a browser's player id, else a name), sortable by any column: the totals
-   over fair games, and the practice games (undo, hints, a chosen seed) counted apart. */
+   over fair games, and the practice games (undo, hints, a stand-in, a chosen seed) counted apart. */
 "use strict";
 
 (function () {
@@ -33,9 +33,9 @@
       if (r.kind === "bot") name.append(" ", el("span", { class: "badge bot", text: "computer" }));
       tr.append(name);
       tr.append(el("td", { class: "num", dataset: { label: "Games" }, text: E.num(r.games) }));
-      // Practice games (undo, hints, a chosen seed) are kept apart: never in the other columns.
+      // Practice games (undo, hints, a stand-in, a chosen seed) are kept apart: never in the other columns.
       tr.append(el("td", { class: "num practice", dataset: { label: "Practice" }, text: E.num(r.practice_games || 0),
-                          title: "games with a card taken back, a hint, or a chosen deal: not counted in the other columns" }));
+                          title: "games with a card taken back, a hint, a computer player standing in, or a chosen deal: not counted in the other columns" }));
       tr.append(el("td", { class: "num", dataset: { label: "Wins" }, text: E.num(r.wins) }));
       tr.append(el("td", { class: "num", dataset: { label: "Win %" }, text: r.games ? E.pct((r.wins || 0) / r.games) : "–" }));
       tr.append(el("td", { class: "num", dataset: { label: "Matches" }, text: r.matches ? `${E.num(r.match_wins || 0)} of ${E.num(r.matches)}` : "–",

@@ -1543,13 +1543,14 @@
       "Practice games"): the buttons' titles say so before, and the game's first take-back (a
       toast) and first hint (a line under its answers) once more. "First" is on this page (a
       rematch is a new page), and only while the game is not a practice game yet: a game that is
-      one already (the frame's d.practice: a chosen deal, d.seeded, or this seat's own hint or
-      take-back, before a reload too) says so instead with a quiet tag under the hand's number,
-      its title saying why (renderPracticeTag). */
+      one already (the frame's d.practice: a chosen deal, d.seeded, this seat's own hint or
+      take-back, or a computer player's decision for this seat while its player was away, before
+      a reload too) says so instead with a quiet tag under the hand's number, its title saying
+      why (renderPracticeTag). */
   const PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics.";
   const PRACTICE_UNDO = "Card taken back: this is now a practice game, counted apart in the statistics.";
   const PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics.";
-  const PRACTICE_HELPED = "A hint or a card taken back made this a practice game: it is counted apart in the statistics.";
+  const PRACTICE_HELPED = "A hint, a card taken back or a computer player standing in for you made this a practice game: it is counted apart in the statistics.";
 
   /** The game shown is a practice game already: for this seat (d.practice, the server's word), or,
       to a spectator, for every seat (a chosen deal). */
