@@ -918,14 +918,17 @@ def _play_surprises(S0: np.ndarray, R: np.ndarray, H: np.ndarray, seat: int, act
 
 
 class PlayDrawer:
-    """A card play's deals drawn by the other seats' bids, compiled (:func:`_draw_play`): what the
-    search bot reading the bids (``infer_bids``) values in the card play, as the bidding's deals
-    are drawn (:func:`_draw`). In Python a draw was a deal of :meth:`~euchre.view.PlayerView.resample`
-    (60 us, with the dealer's discard read up to 200 us) and the bids' test on it
-    (:class:`BidReader`); where most deals leave a bid unexplained a kept deal took 15 of them. Here
-    a draw costs a few microseconds, and only a kept deal becomes an engine state
-    (:func:`sample_state`). One drawer serves one view and draws from its own generator, seeded
-    once: the same seed gives the same deals."""
+    """A card play's deals, compiled (:func:`_draw_play`): what the search bot values in the card
+    play of the games :func:`play_covered` covers. For a bot reading the bids (``infer_bids``, the
+    hints) they are drawn by the other seats' bids, as the bidding's deals are (:func:`_draw`);
+    for one that does not (the expert), every deal is kept (``misfit`` 1). The card play read so far
+    weighs them too (:meth:`play_weight`). In Python a draw was a deal of
+    :meth:`~euchre.view.PlayerView.resample` (60 us, with the dealer's discard read up to 200 us) and
+    the bids' test on it (:class:`BidReader`); where most deals leave a bid unexplained a kept deal
+    took 15 of them. Here a draw costs a few microseconds, and only a kept deal becomes an engine
+    state (the first replayed by :func:`sample_state`, the others copied from it: :meth:`_state`).
+    One drawer serves one view and draws from its own generator, seeded once: the same seed gives
+    the same deals."""
 
     ROWS = 256
     """Draws recorded per compiled call (a call that fills them keeps no deal and is made again)."""
