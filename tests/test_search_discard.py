@@ -117,8 +117,11 @@ def test_kept_samples_bury_what_the_dealer_would_and_count_its_trumps_right() ->
 
 def test_the_discard_is_read_only_by_a_seat_that_does_not_know_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dealer knows its own discard, and nothing is read before the discard or with
-    ``infer_discard`` null; every other seat's card play reads it. Not reading draws exactly the
-    plain samples."""
+    ``infer_discard`` null; every other seat's card play reads it (its deals drawn compiled,
+    :class:`euchre.fastbid.PlayDrawer`, or in Python, ``PlayerView._bury_fit``). Not reading draws
+    exactly the plain samples."""
+    from euchre import fastbid
+
     calls: list[int] = []
     original = PlayerView._bury_fit
 
@@ -126,14 +129,24 @@ def test_the_discard_is_read_only_by_a_seat_that_does_not_know_it(monkeypatch: p
         calls.append(self.seat or 0)
         return original(self, *args)  # type: ignore[arg-type]
 
+    drawers: list[tuple[int | None, float]] = []  # (seat, the discard's misfit) of each compiled drawer
+    made = fastbid.PlayDrawer.__init__
+
+    def drawer(self: fastbid.PlayDrawer, view: PlayerView, seed: int, **kw: object) -> None:
+        made(self, view, seed, **kw)  # type: ignore[arg-type]
+        drawers.append((view.seat, self.bury_misfit))
+
     monkeypatch.setattr(PlayerView, "_bury_fit", counted)
+    monkeypatch.setattr(fastbid.PlayDrawer, "__init__", drawer)
     for _, view in _pickups(AMERICAN, 20, 2)[:3]:
         calls.clear()
+        drawers.clear()
         tiny(seed=1).evaluate(view)
-        assert calls and set(calls) == {view.seat}
+        assert drawers == [(view.seat, DISCARD_MISFIT)] and set(calls) <= {view.seat}
         calls.clear()
+        drawers.clear()
         tiny(seed=1, infer_discard=None).evaluate(view)
-        assert not calls
+        assert not calls and drawers == [(view.seat, 1.0)]
         plain = view.resample(random.Random(4))
         unread = view.resample(random.Random(4), bury=weakest_card, bury_misfit=1.0)
         assert plain.deal == unread.deal and plain.discard == unread.discard
@@ -141,10 +154,12 @@ def test_the_discard_is_read_only_by_a_seat_that_does_not_know_it(monkeypatch: p
                     if s.phase is Phase.PLAY and v.dealer_discarded and v.seat == s.dealer]
     assert dealer_plays
     calls.clear()
+    drawers.clear()
     tiny(seed=1).evaluate(dealer_plays[0])
     plain = dealer_plays[0].resample(random.Random(4))
     assert plain.deal == dealer_plays[0].resample(random.Random(4), bury=weakest_card, bury_misfit=0.01).deal
-    assert not calls
+    assert not calls and drawers == [(dealer_plays[0].seat, 1.0)]
+
 
 
 @pytest.mark.parametrize("value", [0, 1.5, True, "0.05"])
