@@ -523,7 +523,9 @@ def test_stats_page_counts_practice_games_apart(pages: Pages) -> None:
     # after the players (one tag for them all), in view without scrolling the table sideways
     assert listed.locator("td").nth(1).locator(".practice-tag").count() == 1
     box = tags.bounding_box()
-    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+    # (within a pixel: the list holds the other finished games of this worker's server too, and
+    # with their names the table came out 0.56 px wider than the phone once in CI: layout rounding)
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"] + 1, box
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     pages.shot(phone, "games-phone")
 
