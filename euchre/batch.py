@@ -323,6 +323,19 @@ def _below(rs: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _shuffle(pool: np.ndarray, cards: np.ndarray, rs: np.ndarray) -> None:
+    """``cards`` set to ``pool`` in a uniformly random order (Fisher-Yates, from the generator ``rs``)."""
+    m = pool.shape[0]
+    for j in range(m):
+        cards[j] = pool[j]
+    for j in range(m - 1, 0, -1):
+        r = _below(rs, j + 1)
+        x = cards[j]
+        cards[j] = cards[r]
+        cards[r] = x
+
+
+@njit(cache=True, nogil=True)
 def _uniform(rs: np.ndarray) -> float:
     return float(_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -374,13 +387,7 @@ def _offer_misdeal(S: np.ndarray, R: np.ndarray, first: int) -> None:
 def _deal(S: np.ndarray, R: np.ndarray, rs: np.ndarray, dealer: int, pack: np.ndarray, deck: np.ndarray) -> None:
     """Shuffle ``deck`` (the deck's cards) into ``pack`` and set ``S`` to the fresh hand."""
     m = deck.shape[0]
-    for i in range(m):
-        pack[i] = deck[i]
-    for i in range(m - 1, 0, -1):
-        j = _below(rs, i + 1)
-        x = pack[i]
-        pack[i] = pack[j]
-        pack[j] = x
+    _shuffle(deck, pack, rs)
     n = R[_R_N]
     for i in range(S.shape[0]):
         S[i] = 0

@@ -82,6 +82,7 @@ from euchre.batch import (
     _next_dealer,
     _popcount,
     _seed_hand,
+    _shuffle,
     _uniform,
     _weakest,
 )
@@ -375,13 +376,7 @@ def _deal(S: np.ndarray, Q: np.ndarray, rs: np.ndarray, dealer: int, pack: np.nd
     """Shuffle ``deck`` into ``pack`` and set ``S`` to the fresh hand, dealt as ``State.random``
     deals: Napoleon three to each seat from the dealer's left then two, the others in threes."""
     m = deck.shape[0]
-    for i in range(m):
-        pack[i] = deck[i]
-    for i in range(m - 1, 0, -1):
-        j = _below(rs, i + 1)
-        x = pack[i]
-        pack[i] = pack[j]
-        pack[j] = x
+    _shuffle(deck, pack, rs)
     for i in range(S.shape[0]):
         S[i] = 0
     n = Q[_Q_N]

@@ -98,7 +98,6 @@ from euchre.batch import (
     _R_MAY_DISCARD_UP,
     _R_N,
     _apply,
-    _below,
     _heuristic,
     _heuristic_row,
     _legal,
@@ -106,6 +105,7 @@ from euchre.batch import (
     _score,
     _seed_hand,
     _setup,
+    _shuffle,
     _side,
     _uniform,
     _weakest,
@@ -358,19 +358,6 @@ def _bid_surprises(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int
 KEEP_FLOOR = 1 / 64
 """The least chance a deal that does not explain the bids is kept with (:func:`_draw`), so a very
 sharp ``bid_misfit`` costs at most 64 draws a deal on average, not millions."""
-
-
-@njit(cache=True, nogil=True)
-def _shuffle(pool: np.ndarray, cards: np.ndarray, rs: np.ndarray) -> None:
-    """``cards`` set to ``pool`` in a uniformly random order (Fisher-Yates, from the generator ``rs``)."""
-    m = pool.shape[0]
-    for j in range(m):
-        cards[j] = pool[j]
-    for j in range(m - 1, 0, -1):
-        r = _below(rs, j + 1)
-        x = cards[j]
-        cards[j] = cards[r]
-        cards[r] = x
 
 
 @njit(cache=True, nogil=True)
