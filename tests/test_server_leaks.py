@@ -388,8 +388,19 @@ async def player(ws_url: str, table: Table, seat: int, rng: random.Random, *, le
     acted = -1
     chatted = False
     n = 0
+    pending: tuple[int, str] | None = None  # the version and action of this seat's last real move
     while True:
         f = await c.recv(30)
+        if f["t"] == "err" and f["code"] == "rate" and pending is not None and pending[0] == c.v:
+            # Its mischief drained the connection's rate (the refusal names no frame: the server
+            # refuses before it reads one), so the move may have been refused too. A person would
+            # click again: so does this seat, once the bucket has refilled, while the table still
+            # waits at that version (a move that did land only earns a stale refusal).
+            await asyncio.sleep(0.3)
+            if c.v == pending[0]:
+                n += 1
+                await c.send({"t": "act", "id": f"again{n}", "action": pending[1], "v": pending[0]})
+            continue
         if f["t"] != "state":
             continue
         d = f["d"]
@@ -436,7 +447,8 @@ async def player(ws_url: str, table: Table, seat: int, rng: random.Random, *, le
             wrong += [f"discard {x}" for x in view["hand"] if f"discard {x}" not in legal]
             await c.send({"t": "act", "id": f"bad{n}", "action": rng.choice(wrong or ["call x"]), "v": f["v"]})
         n += 1
-        await c.send({"t": "act", "id": f"a{n}", "action": rng.choice(legal), "v": f["v"]})
+        pending = (f["v"], rng.choice(legal))
+        await c.send({"t": "act", "id": f"a{n}", "action": pending[1], "v": f["v"]})
 
 
 async def spectator(ws_url: str, table: Table, delay: float) -> None:
@@ -538,7 +550,7 @@ async def stalled(http: Http, table: Table, tasks: list[asyncio.Task[None]]) -> 
     for seen in table.seen:
         c = seen.client
         last = [json.loads(raw) for raw in c.frames[-6:]]
-        said = [(f["t"], f.get("v"), f.get("code"),
+        said = [(f["t"], f.get("v") or f.get("id"), f.get("code"),
                  bool(((f.get("d") or {}).get("view") or {}).get("legal")) if f["t"] == "state" else None)
                 for f in last]
         lines.append(f"seat {seen.recipient}: v {c.v}, open {c.ws.state.name}, last frames {said}")
