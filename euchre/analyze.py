@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing import TimeoutError as PoolTimeout
 from typing import Any
 
 from euchre.actions import Action
 from euchre.describe import action_words
 from euchre.game import Game
 from euchre.hints import Hint, hint, searchable
+from euchre.pool import process_pool
 from euchre.state import Phase, State
 from euchre.view import PlayerView
 
@@ -125,34 +127,73 @@ def count_decisions(game: Game) -> int:
 
 def analyze_game(game: Game, *, players: list[str] | None = None, samples: int = 48,
                  bid_samples: int = 32, seed: int = 0,
-                 progress: Callable[[], None] | None = None) -> Review:
+                 progress: Callable[[], None] | None = None, jobs: int = 1) -> Review:
     """Review every real decision of ``game`` (see the module docstring). ``samples`` and
     ``bid_samples`` set the search budget per decision (``bid_samples`` also per bid and naming
-    of trump in the auction games); ``progress`` is called after each."""
+    of trump in the auction games); ``progress`` is called after each. ``jobs`` processes share
+    the decisions: each decision's evaluation depends only on its view and its seed, so the
+    review is the same for any number."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs!r}")
     n = game.rules.players
     review = Review(players=list(players) if players else [f"seat {s}" for s in range(n)])
+    points: list[tuple[int, int, int, Phase, PlayerView] | None] = []
+    tasks: list[_Task] = []
     for hi, ai, state in _decisions(game):
         legal = state.legal_actions()
         if len(legal) < 2:
             continue
         seat = state.to_act
-        chosen = game.hands[hi].history[ai]
         view = PlayerView.of(state, seat)
         if not searchable(view):
-            review.unreviewed += 1
-            if progress is not None:
-                progress()
+            points.append(None)
             continue
-        evaluations = tuple(hint(view, seed * 1_000_003 + hi * 1009 + ai, samples=samples, bid_samples=bid_samples,
-                                 auction_samples=bid_samples, actions=legal))
-        best = evaluations[0]
-        mine = next(e for e in evaluations if e.action == chosen)
-        loss = best.points - mine.points
-        review.decisions.append(Decision(
-            hand=hi, number=ai, seat=seat, phase=state.phase, action=chosen,
-            words=action_words(chosen, view), best=best.action, best_words=action_words(best.action, view),
-            loss=loss if loss > NOISE else 0.0, evaluations=evaluations,
-        ))
+        points.append((hi, ai, seat, state.phase, view))
+        tasks.append((view, seed * 1_000_003 + hi * 1009 + ai, samples, bid_samples, legal))
+    results = _evaluations(tasks, jobs)
+    for point in points:
+        if point is None:
+            review.unreviewed += 1
+        else:
+            hi, ai, seat, phase, view = point
+            evaluations = next(results)
+            chosen = game.hands[hi].history[ai]
+            best = evaluations[0]
+            mine = next(e for e in evaluations if e.action == chosen)
+            loss = best.points - mine.points
+            review.decisions.append(Decision(
+                hand=hi, number=ai, seat=seat, phase=phase,
+                action=chosen, words=action_words(chosen, view), best=best.action,
+                best_words=action_words(best.action, view), loss=loss if loss > NOISE else 0.0,
+                evaluations=evaluations,
+            ))
         if progress is not None:
             progress()
     return review
+
+
+_Task = tuple[PlayerView, int, int, int, list[Action]]
+"""One decision to evaluate: the seat's view, the seed, the two budgets and the legal actions."""
+
+
+def _evaluate(task: _Task) -> tuple[Hint, ...]:
+    view, seed, samples, bid_samples, legal = task
+    return tuple(hint(view, seed, samples=samples, bid_samples=bid_samples, auction_samples=bid_samples,
+                      actions=legal))
+
+
+def _evaluations(tasks: list[_Task], jobs: int) -> Iterator[tuple[Hint, ...]]:
+    """Each task's evaluations, in order, worked out lazily here or on ``jobs`` processes."""
+    if jobs == 1 or len(tasks) < 2:
+        yield from map(_evaluate, tasks)
+        return
+    with process_pool(min(jobs, len(tasks))) as (pool, interrupted):
+        results = pool.imap(_evaluate, tasks)
+        for _ in tasks:
+            while True:
+                interrupted()
+                try:
+                    yield results.next(0.1)
+                    break
+                except PoolTimeout:
+                    continue

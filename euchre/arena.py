@@ -97,20 +97,18 @@ import logging
 import math
 import os
 import random
-import signal
 import statistics
-import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from multiprocessing.pool import AsyncResult
 from typing import Any, Literal
 
 from euchre.errors import EuchreError
 from euchre.game import Game
+from euchre.pool import process_pool
 from euchre.rules import SIDE_SEATS, Rules
 
 __all__ = [
@@ -1021,44 +1019,13 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
     return ArenaResult.from_pairs(a, b, rules, seed, deals, pairs, seconds=time.perf_counter() - t0, sprt=result)
 
 
-def _worker_ignores_ctrl_c() -> None:
-    """A pool worker leaves Ctrl-C to the parent, which stops the run and ends the workers: a
-    worker interrupted on its own printed its traceback over the arena's "interrupted"."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _ctrl_c_deferred() -> Iterator[Callable[[], None]]:
-    """While a pool runs, Ctrl-C only sets a flag, and the function given raises it as
-    ``KeyboardInterrupt`` where it is called: between two waits for a result, never inside the
-    pool's own code (a Ctrl-C raised there, with one of its locks taken, left ``terminate``
-    waiting for ever: a parallel arena interrupted under load hung). Workers forked meanwhile
-    inherit the flag's handler until they ignore Ctrl-C. Outside the main thread, where no handler
-    can be set, Ctrl-C is left as it is."""
-    hit = threading.Event()
-
-    def check() -> None:
-        if hit.is_set():
-            hit.clear()
-            raise KeyboardInterrupt
-
-    if threading.current_thread() is not threading.main_thread():
-        yield check
-        return
-    old = signal.signal(signal.SIGINT, lambda signum, frame: hit.set())
-    try:
-        yield check
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 def _local_pairs(a: str, b: str, rules: Rules, seed: int, jobs: int, chunk: int) -> Generator[PairResult, None, None]:
     """Every pair in index order, played here (``jobs == 1``) or on a process pool."""
     if jobs == 1:
         for i in itertools.count():
             yield play_pair(a, b, rules, seed, i)
         return
-    with _ctrl_c_deferred() as interrupted, get_context().Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
+    with process_pool(jobs) as (pool, interrupted):
         # leaving the pool's block (the generator closed, or Ctrl-C) terminates the workers
         pending: deque[AsyncResult[list[PairResult]]] = deque()
         lo = 0

@@ -295,6 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="sampled deals per card decision (default 48; bids use two thirds of it, at least 8)")
     ana.add_argument("--seed", type=_seed, default=0, help="seed of the sampling (default 0)")
     ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
+    ana.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
+                     help="processes sharing the decisions (default: one per CPU); the review is the same for any K")
     ana.add_argument("--json", action="store_true", help="print one JSON object")
 
     rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
@@ -1197,13 +1199,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     reviews = []
     total = sum(count_decisions(g) for _, g in games)
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     with Progress(console=err, transient=True, disable=args.json or not err.is_terminal) as bar:
         task = bar.add_task("analysing", total=total)
         for rec, game in games:
             names = rec.players or None
             reviews.append(analyze_game(game, players=names, samples=args.samples,
                                         bid_samples=max(8, args.samples * 2 // 3), seed=args.seed,
-                                        progress=lambda: bar.advance(task)))
+                                        progress=lambda: bar.advance(task), jobs=jobs))
     if args.json:
         print(json.dumps({"file": str(args.file), "games": [r.to_dict() for r in reviews]}, indent=1))
         return 0

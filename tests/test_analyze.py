@@ -148,6 +148,17 @@ def test_same_record_same_review(game: Game, review: Review) -> None:
     assert analyze_game(Game(Rules(), seed=1)).decisions == []
 
 
+def test_a_review_on_two_processes_is_the_same_review(game: Game, review: Review) -> None:
+    """The decisions shared among worker processes (``jobs``, as ``euchre analyze`` does by
+    default) come back in order with the same numbers: each depends on its view and seed alone."""
+    calls: list[None] = []
+    shared = analyze_game(game, players=NAMES, progress=lambda: calls.append(None), jobs=2, **BUDGET)
+    assert shared.to_dict() == review.to_dict()
+    assert len(calls) == len(review.decisions)
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        analyze_game(game, jobs=0)
+
+
 # --- euchre analyze -------------------------------------------------------------------------------
 def test_command_on_our_record(game: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "short.toml"
@@ -209,11 +220,13 @@ def test_command_refuses_missing_and_malformed_records(game: Game, tmp_path: Pat
 
 
 def test_command_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for args in (["analyze"], ["analyze", str(tmp_path / "x.toml"), "--samples", "0"]):
+    for args in (["analyze"], ["analyze", str(tmp_path / "x.toml"), "--samples", "0"],
+                 ["analyze", str(tmp_path / "x.toml"), "--jobs", "0"]):
         with pytest.raises(SystemExit) as exc:
             main(args)
         assert exc.value.code == 2
-    assert "--samples: must be at least 1" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--samples: must be at least 1" in err and "--jobs: must be at least 1" in err
 
 
 def test_a_review_of_the_sister_games_covers_every_decision() -> None:
