@@ -625,8 +625,6 @@ def test_undo_puts_the_card_back(pages: Pages) -> None:
 
 PRACTICE_HINT = "Hints make this a practice game: it is counted apart in the statistics."
 PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics."
-PRACTICE_HELPED = ("A hint, a card taken back or a computer player standing in for you made this a practice game: it "
-                   "is counted apart in the statistics.")
 
 
 def take_back_a_card(page: Page, s: dict[str, Any]) -> None:
@@ -670,7 +668,12 @@ def test_undo_and_hints_say_they_make_a_practice_game(pages: Pages) -> None:
     assert page.locator("#hint-practice").is_hidden()  # (the hint went with its position)
     assert hook(page, "state")["d"]["practice"] is True
     tag = page.locator("#hand-no #practice-tag")
-    assert tag.is_visible() and tag.get_attribute("title") == PRACTICE_HELPED
+    # (its title says why, from the frame's practice_reasons, in the order the games list names them:
+    # the hint's alone on the frames between the card and its take-back)
+    helped = "You took back a card and you were given a hint: this is a practice game, counted apart in the statistics."
+    page.wait_for_function("(t) => document.querySelector('#hand-no #practice-tag')?.title === t", arg=helped,
+                           timeout=10_000)
+    assert tag.is_visible()
     assert not practice_toast(page)
     pages.shot(page, "undo-after-a-hint")
 

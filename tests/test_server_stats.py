@@ -383,6 +383,7 @@ def test_a_take_back_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: 
             await take_back(c, rng)
             # The frame of the take-back itself says the game is a practice game now, and every one after.
             assert c.state is not None and c.state["practice"] is True and c.state["seeded"] is False
+            assert c.state["practice_reasons"] == ["took_back"]  # (the page's tag says why)
             await play_out(c, rng)
             assert c.state is not None and c.state["status"] == "over" and c.state["practice"] is True
             await c.close()
@@ -425,6 +426,8 @@ def test_a_hint_makes_a_practice_game_of_that_seat_only(db: str, tmp_path: Path)
             assert ack["t"] == "ack", ack
             await sync(everyone, ack["v"])
             assert [c.state["practice"] for c in everyone] == [s == seat for s in range(4)] + [False]  # type: ignore[index]
+            assert [c.state["practice_reasons"] for c in everyone] == [  # type: ignore[index]
+                ["hinted"] if s == seat else [] for s in range(4)] + [[]]
             assert not any(c.state["seeded"] for c in everyone)  # type: ignore[index]
             await asyncio.gather(*(play_out(c, random.Random(30 + s)) for s, c in enumerate(clients)))
             for c in everyone:
@@ -450,6 +453,7 @@ def test_a_chosen_seed_makes_a_practice_game_of_every_seat_and_its_rematch_is_fa
             assert c.state is not None and c.state["practice"] is True and c.state["seeded"] is True
             watcher = await join(srv, d["id"], None)
             assert watcher.state is not None and watcher.state["seeded"] is True and watcher.state["practice"] is False
+            assert c.state["practice_reasons"] == ["seeded"] and watcher.state["practice_reasons"] == []
             await watcher.close()
             await ask_hint(c)  # (the rematch starts without it)
             await play_out(c, random.Random(7))
@@ -684,6 +688,7 @@ def test_a_stand_in_that_plays_makes_a_practice_game_of_that_seat_only(db: str, 
             # already says the game is a practice game for it.
             back = await join(srv, table_id, tokens[x])
             assert back.v == 4 and back.state is not None and back.state["practice"] is True
+            assert back.state["practice_reasons"] == ["stood_in"]
             assert back.state["seats"][x]["bot"] is False
             clients[x] = back
             everyone = [*clients, watcher]

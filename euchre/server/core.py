@@ -52,7 +52,17 @@ from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
 from euchre.match import Match
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
-from euchre.server.db import DamagedTable, EventRow, Op, SeatRow, Store, TableRow, now, token_hash
+from euchre.server.db import (
+    PRACTICE_MARKS,
+    DamagedTable,
+    EventRow,
+    Op,
+    SeatRow,
+    Store,
+    TableRow,
+    now,
+    token_hash,
+)
 from euchre.server.guard import MAX_BODY
 from euchre.view import PlayerView
 
@@ -630,6 +640,7 @@ class LiveTable:
                                  "legal_words": legal_words,
                                  # the recipient's own seat only: never another seat's hint or take-back
                                  "practice": self.assisted(seat),
+                                 "practice_reasons": self.practice_reasons(seat),
                                  "result": result}
         return out
 
@@ -816,6 +827,16 @@ class LiveTable:
         stays, as a take-back's does."""
         return kind in ("action", "claim") and seat in self.standin
 
+    def practice_reasons(self, seat: int | None) -> list[str]:
+        """What made the game a practice game for ``seat`` so far: the names of its true
+        :meth:`practice_marks`, in :data:`~euchre.server.db.PRACTICE_MARKS` order (as the games
+        list's ``practice_reasons`` says them); none for a spectator. The state frames carry them,
+        so that the seat's page can say why, never another seat's."""
+        if seat is None:
+            return []
+        marks = self.practice_marks(seat)
+        return [name for name in PRACTICE_MARKS if marks[name]]
+
     def assisted(self, seat: int | None) -> bool:
         """Whether the game is already a practice game for ``seat``, which the statistics will
         count apart (any of :meth:`practice_marks`, as :func:`~euchre.server.db.practice_of`
@@ -823,7 +844,7 @@ class LiveTable:
         ``practice``: a page need not warn that a hint or a take-back makes a practice game of
         one that is one already (a chosen deal, the seat's own hint or take-back, or a stand-in's
         decision for the seat while its person was away)."""
-        return seat is not None and any(self.practice_marks(seat).values())
+        return bool(self.practice_reasons(seat))
 
     async def _change(self, kind: str, seat: int, client_id: str | None, base_v: int | None,
                       reply: Conn | None, apply: Callable[[Game], tuple[dict[str, Any], Callable[[], object]]],

@@ -1551,6 +1551,19 @@
   const PRACTICE_UNDO = "Card taken back: this is now a practice game, counted apart in the statistics.";
   const PRACTICE_SEEDED = "A chosen deal: this is a practice game, counted apart in the statistics.";
   const PRACTICE_HELPED = "A hint, a card taken back or a computer player standing in for you made this a practice game: it is counted apart in the statistics.";
+  /** What made the game a practice game for this seat (the frame's d.practice_reasons), in words. */
+  const YOUR_REASONS = { took_back: "you took back a card", hinted: "you were given a hint",
+                         stood_in: "a computer player stood in for you while you were away" };
+
+  /** The tag's title for a game this seat was helped in: what helped, as the server says it
+      ("You were given a hint and a computer player stood in for you while you were away: ..."),
+      or the general sentence when the frame does not say. */
+  function helpedTitle(reasons) {
+    const said = (Array.isArray(reasons) ? reasons : []).map((r) => YOUR_REASONS[r]).filter(Boolean);
+    if (!said.length) return PRACTICE_HELPED;
+    const what = said.length === 1 ? said[0] : `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}`;
+    return `${what.charAt(0).toUpperCase()}${what.slice(1)}: this is a practice game, counted apart in the statistics.`;
+  }
 
   /** The game shown is a practice game already: for this seat (d.practice, the server's word), or,
       to a spectator, for every seat (a chosen deal). */
@@ -1561,7 +1574,7 @@
     const box = $("hand-no");
     let tag = $("practice-tag");
     if (!practiceGame(d)) { if (tag) tag.remove(); return; }
-    const title = d.seeded === true ? PRACTICE_SEEDED : PRACTICE_HELPED;
+    const title = d.seeded === true ? PRACTICE_SEEDED : helpedTitle(d.practice_reasons);
     if (!tag) {
       // (a phone shows no title: a tap says it, as a toast)
       tag = el("span", { id: "practice-tag", class: "practice-tag", text: "practice",
