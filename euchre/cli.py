@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import random
@@ -1007,10 +1008,11 @@ def _cmd_games() -> int:
 
 def _hint_function() -> Any:
     """Hints come from :func:`euchre.hints.hint`, seeded from the position: the same answer every
-    time it is asked."""
-    from euchre.hints import hint
+    time it is asked. A bid's deals are split among :func:`~euchre.hints.default_threads`
+    threads, which changes when the answer comes, never what it says."""
+    from euchre.hints import default_threads, hint
 
-    return hint
+    return functools.partial(hint, threads=default_threads())
 
 
 # --- simulate ----------------------------------------------------------------------------------
@@ -1507,7 +1509,7 @@ def _step_record(rec: notation.GameRecord, source: str, analyze: bool, *, more: 
     from euchre.replay_tui import step_through
 
     try:
-        timeline = timeline_of_record(rec, analyze=analyze)
+        timeline = timeline_of_record(rec, analyze=analyze, jobs=os.cpu_count() or 1)
     except RecordError as e:
         raise RecordError(f"{source}: {e}") from None
     console = Console(highlight=False)

@@ -347,21 +347,22 @@ def _kind(action: Action) -> str:
 
 # --- from a record --------------------------------------------------------------------------------------
 def analyze_for_replay(game: Game, players: Sequence[str] | None = None, *, samples: int = REPLAY_SAMPLES,
-                       bid_samples: int = REPLAY_BID_SAMPLES, seed: int = 0) -> Review:
+                       bid_samples: int = REPLAY_BID_SAMPLES, seed: int = 0, jobs: int = 1) -> Review:
     """:func:`euchre.analyze.analyze_game` at the replay's small budget (the same record gives the
-    same marks every time)."""
+    same marks every time, with any number of ``jobs``)."""
     from euchre.analyze import analyze_game
 
     return analyze_game(game, players=list(players) if players else None, samples=samples,
-                        bid_samples=bid_samples, seed=seed)
+                        bid_samples=bid_samples, seed=seed, jobs=jobs)
 
 
 def timeline_of_record(record: GameRecord, *, analyze: bool = False, samples: int = REPLAY_SAMPLES,
-                       bid_samples: int = REPLAY_BID_SAMPLES, seed: int = 0) -> Timeline:
+                       bid_samples: int = REPLAY_BID_SAMPLES, seed: int = 0, jobs: int = 1) -> Timeline:
     """Replay a record (raising :class:`~euchre.errors.RecordError` where it is wrong) and build
     its timeline, with the seat names of the record; ``analyze`` attaches the review of every
-    decision at the given budget."""
+    decision at the given budget, worked out on ``jobs`` processes."""
     game = record.replay()
     names = record.players if len(record.players) == game.rules.players else None
-    review = analyze_for_replay(game, names, samples=samples, bid_samples=bid_samples, seed=seed) if analyze else None
+    review = (analyze_for_replay(game, names, samples=samples, bid_samples=bid_samples, seed=seed, jobs=jobs)
+              if analyze else None)
     return build_timeline(game, players=names, review=review)

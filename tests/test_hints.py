@@ -87,6 +87,21 @@ def test_hint_is_the_same_when_asked_twice_and_different_seeds_differ() -> None:
     assert [h.points for h in a] != [h.points for h in other] or all(h.stderr == 0 for h in a)
 
 
+def test_the_terminals_hints_on_two_threads_say_what_one_thread_says() -> None:
+    """``euchre play``'s hints split a bid's deals among :func:`default_threads` threads: sooner,
+    never different, from a round-1 bid (compiled deals) to a card (one thread)."""
+    from euchre.cli import _hint_function
+    from euchre.hints import default_threads
+
+    assert default_threads() == min(2, os.cpu_count() or 1)
+    terminal = _hint_function()
+    game = Game(Rules(), seed=3)
+    bid = game.view(game.to_act)
+    assert terminal(bid, bid_samples=400) == hint(bid, bid_samples=400, threads=1)
+    card = next(v for v in views(5, 40) if v.phase is Phase.PLAY)
+    assert terminal(card, samples=16) == hint(card, samples=16, threads=1)
+
+
 def test_hints_are_best_first_with_their_uncertainty() -> None:
     for view in views(6, 4):
         hs = hint(view, samples=24, bid_samples=16)

@@ -21,7 +21,6 @@ import datetime as dt
 import functools
 import gc
 import logging
-import os
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -48,7 +47,7 @@ from euchre.describe import (
 )
 from euchre.errors import EuchreError, RulesError
 from euchre.game import Game
-from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, hintable
+from euchre.hints import HINT_BID_SAMPLES, HINT_SAMPLES, Hint, default_threads, hintable
 from euchre.match import Match
 from euchre.protocol import view_dicts
 from euchre.rules import Rules
@@ -136,10 +135,11 @@ class Unloaded(Refusal):
 
 
 def default_threads_per_hint() -> int:
-    """``ServerConfig.threads_per_hint`` by default: two threads a hint, or one on a one-core
-    machine. Two, not every core: a hint at a time then takes two cores at most, and the
-    computer players' turns (``bot_threads``) keep theirs on a bigger machine."""
-    return min(2, os.cpu_count() or 1)
+    """``ServerConfig.threads_per_hint`` by default: :func:`euchre.hints.default_threads`, two
+    threads a hint, or one on a one-core machine. Two, not every core: a hint at a time then takes
+    two cores at most, and the computer players' turns (``bot_threads``) keep theirs on a bigger
+    machine."""
+    return default_threads()
 
 
 @dataclass
