@@ -626,7 +626,7 @@ class LiveTable:
                     notes = missing_choice_words(own)
                     legal_words = {str(a): action_words(a, own) for a in own.legal_actions}
                     claim = self.claimable()
-                undo = self.status == "playing" and self.practice(seat) and g.undo_steps(seat) > 0
+                undo = self.status == "playing" and self.takes_back(seat) and g.undo_steps(seat) > 0
             last = None
             if view is not None and view["actions"]:
                 last = view["actions"][-1]
@@ -775,9 +775,9 @@ class LiveTable:
 
     async def undo(self, seat: int, client_id: str | None, base_v: int | None, reply: Conn | None = None) -> int:
         """Take back the seat's last card and what followed (:meth:`euchre.Game.undo`), at a
-        practice table only (:meth:`practice`): never where another person has seen the card."""
+        practice table only (:meth:`takes_back`): never where another person has seen the card."""
         def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
-            if not self.practice(seat):
+            if not self.takes_back(seat):
                 raise Refusal("forbidden", "a card can be taken back only in a practice game against computer players")
             try:
                 back = g.undo(seat)
@@ -795,16 +795,17 @@ class LiveTable:
 
         return await self._change("undo", seat, client_id, base_v, reply, apply, any_turn=True)
 
-    def practice(self, seat: int) -> bool:
-        """A practice game for ``seat``: its person plays it, and every other seat is a computer
-        player from the start (no other person ever sat here)."""
+    def takes_back(self, seat: int) -> bool:
+        """Whether ``seat`` may take back a card: its person plays it, and every other seat is a
+        computer player from the start (no other person ever sat here, so no one else has seen
+        the card). A practice table; not whether the game counts as one (:meth:`assisted`)."""
         return self.seats[seat].kind == "human" and seat not in self.standin and all(
             s.kind == "bot" for s in self.seats if s.seat != seat)
 
     def practice_marks(self, seat: int) -> dict[str, bool]:
         """Why the game is a practice game for ``seat`` so far (docs/server.md, "Practice
         games"): the marks its ``results`` row will store when the game ends (:meth:`_results`;
-        the columns of :data:`~euchre.server.db.PRACTICE_MARKS`). Not :meth:`practice`, which
+        the columns of :data:`~euchre.server.db.PRACTICE_MARKS`). Not :meth:`takes_back`, which
         says whether the table lets the seat take back a card."""
         return {"took_back": seat in self.took_back, "hinted": self.seats[seat].hinted, "seeded": self.row.seeded,
                 "stood_in": seat in self.stood_in}
