@@ -317,6 +317,34 @@ def test_control_variate_features_have_mean_zero_where_the_sampling_puts_cards()
     assert hint(late, samples=40) == hint(late, samples=40, control=False)  # too few deals: no control
 
 
+def test_the_centre_of_the_control_variate_is_read_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The centre's deals (up to 150,000 in a hint) give the features' expectation only through
+    their weighted mean and which features vary, so they are gone through a chunk at a time: the
+    same features and expectation as all of them at once (the way it was first written: the
+    features of the sampled and the centre's deals together, then the centre's weighted mean),
+    before the play (with the counts' squares) and in it."""
+    import numpy as np
+
+    from euchre.bots import control
+
+    rng = random.Random(4)
+    for view in (_heuristic_view(Phase.BID1), _heuristic_view(Phase.DISCARD), _late_play_view(),
+                 _heuristic_view(Phase.PLAY, 1)):
+        hands = [tuple(view.resample(rng).hands) for _ in range(300)]
+        center = [tuple(view.resample(rng).hands) for _ in range(700)]
+        weights = [rng.random() for _ in center]
+        whole = control.features(view, hands + center)
+        X, mu = control._design(view, hands, center, weights)
+        assert np.array_equal(X, whole[:300])
+        assert np.allclose(mu, np.average(whole[300:], axis=0, weights=weights), rtol=0, atol=1e-12)
+        monkeypatch.setattr(control, "_CHUNK", 64)  # (the last chunk short)
+        X2, mu2 = control._design(view, hands, center, weights)
+        assert np.array_equal(X2, X) and np.allclose(mu2, mu, rtol=0, atol=1e-12)
+        monkeypatch.undo()
+        cards = len(control._Layout(view).cards)
+        assert X.shape[1] > 3 * cards if view.phase is not Phase.PLAY else X.shape[1] <= 3 * cards  # (the squares)
+
+
 def test_hint_refuses_actions_that_are_not_legal_or_none() -> None:
     """``actions`` narrows a hint to some legal actions; a card of another seat, a play in the
     bidding or an empty list is refused naming it (it was valued as if legal, or failed inside)."""

@@ -102,48 +102,109 @@ def controllable(view: PlayerView) -> bool:
                 or r.ace_no_face or r.farmers_hand or r.double_deck)  # (the double deck's copies: no features)
 
 
+class _Layout:
+    """Which features a view has: the other seats, the unseen cards (less the up card and the
+    Joker) and each card's group (its suit as trump makes suits once a void is known, else one
+    group), and the sets of cards whose counts' squares are features before the play."""
+
+    def __init__(self, view: PlayerView) -> None:
+        import numpy as np
+
+        pool = view.unseen_mask()
+        if view.up_card is not None:
+            pool &= ~(1 << view.up_card)
+        cards = [c for c in range(pool.bit_length()) if pool >> c & 1 and c != 32]
+        voids = view.voids()
+        group_of = [0 if not voids else effective_suit(c, view.trump) for c in cards]
+        self.others = [s for s in range(view.rules.players) if s != view.seat]
+        self.cards = np.array(cards, dtype=np.int64)
+        self.groups = [np.array(group_of) == g for g in sorted(set(group_of))]
+        self.counted = not voids and view.phase.name != "PLAY"
+        """Whether the counts' squares may be features (they are when, besides, every deal gives
+        each seat as many unseen cards)."""
+        self.sets = [np.array([effective_suit(c, trump) == t if trump is not None else c // 8 == t for c in cards])
+                     for t in range(4) for trump in (t, None)]
+
+    def held(self, hands: Sequence[tuple[int, ...]]):  # -> numpy array (deals x seats x cards)
+        """Whether each other seat holds each card, per deal (1.0 or 0.0)."""
+        import numpy as np
+
+        if len(hands) == 0:
+            return np.zeros((0, len(self.others), len(self.cards)))
+        H = np.array(hands, dtype=np.int64)[:, self.others]  # deals x seats
+        return ((H[:, :, None] >> self.cards[None, None, :]) & 1).astype(float)
+
+    def raw(self, held, size0):  # -> numpy array (deals x features), every feature kept
+        """The features of deals (:meth:`held`'s), with the counts' squares when ``size0`` (how
+        many unseen cards each seat holds on every deal) is given."""
+        import numpy as np
+
+        out = held.copy()
+        for m in self.groups:
+            out[:, :, m] -= held[:, :, m].mean(axis=2, keepdims=True)
+        X = out.reshape(len(held), -1)
+        if size0 is None:
+            return X
+        # How many of a set of cards a seat holds is hypergeometric: its square has a known mean.
+        total = len(self.cards)
+        extra = []
+        for m in self.sets:
+            got = held[:, :, m].sum(axis=2)  # deals x seats
+            K = int(m.sum())
+            for j, draw in enumerate(size0):
+                mu = draw * K / total
+                var = mu * (total - K) / total * (total - draw) / max(total - 1, 1)
+                extra.append(got[:, j] ** 2 - (var + mu * mu))
+        return np.hstack([X, np.array(extra).T])
+
+
+_CHUNK = 8192
+"""Deals of the centre whose features are made at once: the centre can hold 150,000 deals, and all
+their features at once took over 100 MB and a quarter of a card hint's time."""
+
+
+def _design(view: PlayerView, hands: Sequence[tuple[int, ...]], center: Sequence[tuple[int, ...]],
+            center_weights: Sequence[float] | None):  # -> (numpy array, numpy array | float)
+    """The sampled deals' features (deals x features) and their expectation: the (weighted) mean
+    of the ``center`` deals' features, where there are any, else 0. A feature is kept where it
+    varies over all those deals; the counts' squares where the cards are exchangeable (before the
+    play, no void) and every deal gives each seat as many unseen cards. The centre is gone through
+    a chunk at a time: only its means and ranges are needed."""
+    import numpy as np
+
+    layout = _Layout(view)
+    held = layout.held(hands)
+    size = held.sum(axis=2)  # deals x seats: unseen cards held
+    chunks = [center[i:i + _CHUNK] for i in range(0, len(center), _CHUNK)]
+    counted = layout.counted and len(hands) > 0 and bool(np.all(size == size[0]))
+    for chunk in chunks if counted else ():
+        if not np.all(layout.held(chunk).sum(axis=2) == size[0]):
+            counted = False
+            break
+    size0 = size[0] if counted else None
+    X = layout.raw(held, size0)
+    lo, hi = X.min(axis=0, initial=np.inf), X.max(axis=0, initial=-np.inf)
+    if not chunks:
+        keep = hi - lo > 1e-9
+        return X[:, keep], 0.0
+    w = np.ones(len(center)) if center_weights is None else np.asarray(center_weights, dtype=float)
+    sums = np.zeros(X.shape[1])
+    for i, chunk in enumerate(chunks):
+        Xc = layout.raw(layout.held(chunk), size0)
+        sums += w[i * _CHUNK:i * _CHUNK + len(chunk)] @ Xc
+        lo, hi = np.minimum(lo, Xc.min(axis=0)), np.maximum(hi, Xc.max(axis=0))
+    keep = hi - lo > 1e-9
+    return X[:, keep], (sums / w.sum())[keep]
+
+
 def features(view: PlayerView, hands: Sequence[tuple[int, ...]]):  # -> numpy array (samples x features)
     """Per sampled deal: for each other seat and each unseen card, whether the seat holds it minus
     the share of the card's group the seat holds (mean zero when the cards of a group are
     exchangeable: of one suit as trump makes suits, all of them while no void is known). The up
-    card (whose place is constrained) and the Joker are left out."""
-    import numpy as np
-
-    seat = view.seat
-    pool = view.unseen_mask()
-    if view.up_card is not None:
-        pool &= ~(1 << view.up_card)
-    cards = [c for c in range(pool.bit_length()) if pool >> c & 1 and c != 32]
-    voids = view.voids()
-    group_of = [0 if not voids else effective_suit(c, view.trump) for c in cards]
-    others = [s for s in range(view.rules.players) if s != seat]
-    H = np.array([[h[s] for s in others] for h in hands], dtype=np.int64)  # samples x seats
-    C = np.array(cards, dtype=np.int64)
-    held = ((H[:, :, None] >> C[None, None, :]) & 1).astype(float)  # samples x seats x cards
-    G = np.array(group_of)
-    out = held.copy()
-    for g in set(group_of):
-        m = G == g
-        out[:, :, m] -= held[:, :, m].mean(axis=2, keepdims=True)
-    X = out.reshape(len(hands), -1)
-    size = held.sum(axis=2)  # samples x seats: unseen cards held
-    if not voids and view.phase.name != "PLAY" and np.all(size == size[0]):
-        # Before the play every unseen card is exchangeable and each seat holds a fixed number of
-        # them, so how many of a set of cards it holds is hypergeometric: its square has a known
-        # mean too (how a suit splits, as trump and as a plain suit).
-        total = len(cards)
-        extra = []
-        for t in range(4):
-            for trump in (t, None):
-                m = np.array([effective_suit(c, trump) == t if trump is not None else c // 8 == t for c in cards])
-                got = held[:, :, m].sum(axis=2)  # samples x seats
-                K = int(m.sum())
-                for j, draw in enumerate(size[0]):
-                    mu = draw * K / total
-                    var = mu * (total - K) / total * (total - draw) / max(total - 1, 1)
-                    extra.append(got[:, j] ** 2 - (var + mu * mu))
-        X = np.hstack([X, np.array(extra).T])
-    return X[:, X.std(axis=0) > 1e-12]
+    card (whose place is constrained) and the Joker are left out. Before the play, with no void
+    known and as many unseen cards to each seat on every deal, the squares of how many cards of
+    each suit (as trump and as a plain suit) a seat holds too. Only features that vary are kept."""
+    return _design(view, hands, (), None)[0]
 
 
 def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tuple[int, ...]],
@@ -166,9 +227,7 @@ def corrected(evals: Sequence[Evaluation], view: PlayerView, hands: Sequence[tup
     import numpy as np
 
     with one_blas_thread():
-        X = features(view, list(hands) + list(center or ()))
-        mu = np.average(X[len(hands):], axis=0, weights=center_weights) if center else 0.0
-        X = X[:len(hands)]
+        X, mu = _design(view, hands, center or (), center_weights)
         n, k = X.shape
         if k == 0 or n < CONTROL_MIN * k:
             return list(evals)
