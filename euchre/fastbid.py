@@ -1047,7 +1047,6 @@ class PlayDrawer:
             state.history[i] = DISCARD_ACTIONS[buried]
         return state
 
-
     def play_weight(self, misfit: float, partner: float | None = None) -> float:
         """How well the last deal :meth:`draw` kept explains the card play so far, as
         :meth:`SearchBot._play_weight` weighs it: ``misfit`` for every card of the other side the
@@ -1061,6 +1060,7 @@ class PlayDrawer:
                                       partner is not None, self._acts)
         w = misfit ** other * (partner ** mate if partner is not None else 1.0)
         return max(w, 1e-9)
+
 
 def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action], count: int, seed: int, *,
                   first: int = 0, threads: int = 1) -> Samples:
