@@ -17,7 +17,7 @@ machine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import TimeoutError as PoolTimeout
 from typing import Any
@@ -30,7 +30,7 @@ from euchre.pool import process_pool
 from euchre.state import Phase, State
 from euchre.view import PlayerView
 
-__all__ = ["Decision", "Review", "analyze_game", "NOISE", "MISTAKE", "BLUNDER"]
+__all__ = ["Decision", "Review", "analyze_game", "analyze_games", "NOISE", "MISTAKE", "BLUNDER"]
 
 NOISE = 0.05
 """Losses up to this many expected points are within sampling noise and count as 0."""
@@ -133,11 +133,38 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
     of trump in the auction games); ``progress`` is called after each. ``jobs`` processes share
     the decisions: each decision's evaluation depends only on its view and its seed, so the
     review is the same for any number."""
+    return analyze_games([(game, players)], samples=samples, bid_samples=bid_samples, seed=seed,
+                         progress=progress, jobs=jobs)[0]
+
+
+def analyze_games(games: Sequence[tuple[Game, list[str] | None]], *, samples: int = 48,
+                  bid_samples: int = 32, seed: int = 0,
+                  progress: Callable[[], None] | None = None, jobs: int = 1) -> list[Review]:
+    """:func:`analyze_game` of each ``(game, players)`` of a match, in order, the games' decisions
+    sharing one set of ``jobs`` processes (started once for the match, not once a game). Each
+    review is the one :func:`analyze_game` gives its game alone."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs!r}")
+    plans = [_plan(game, players, samples, bid_samples, seed) for game, players in games]
+    results = _evaluations([task for _, _, tasks in plans for task in tasks], jobs)
+    try:
+        return [_review(game, review, points, results, progress)
+                for (game, _), (review, points, _) in zip(games, plans, strict=True)]
+    finally:
+        results.close()  # the workers end here, not whenever the generator is collected
+
+
+_Point = tuple[int, int, int, Phase, PlayerView] | None
+"""A decision to review (its hand, its number in the hand, the seat, the phase and the view), or
+``None`` for one the search does not play."""
+
+
+def _plan(game: Game, players: list[str] | None, samples: int, bid_samples: int,
+          seed: int) -> tuple[Review, list[_Point], list[_Task]]:
+    """The game's empty review, its decisions and what to evaluate for them."""
     n = game.rules.players
     review = Review(players=list(players) if players else [f"seat {s}" for s in range(n)])
-    points: list[tuple[int, int, int, Phase, PlayerView] | None] = []
+    points: list[_Point] = []
     tasks: list[_Task] = []
     for hi, ai, state in _decisions(game):
         legal = state.legal_actions()
@@ -150,7 +177,12 @@ def analyze_game(game: Game, *, players: list[str] | None = None, samples: int =
             continue
         points.append((hi, ai, seat, state.phase, view))
         tasks.append((view, seed * 1_000_003 + hi * 1009 + ai, samples, bid_samples, legal))
-    results = _evaluations(tasks, jobs)
+    return review, points, tasks
+
+
+def _review(game: Game, review: Review, points: list[_Point], results: Iterator[tuple[Hint, ...]],
+            progress: Callable[[], None] | None) -> Review:
+    """``review`` filled in, decision by decision, from the next of ``results``."""
     for point in points:
         if point is None:
             review.unreviewed += 1
@@ -182,7 +214,7 @@ def _evaluate(task: _Task) -> tuple[Hint, ...]:
                       actions=legal))
 
 
-def _evaluations(tasks: list[_Task], jobs: int) -> Iterator[tuple[Hint, ...]]:
+def _evaluations(tasks: list[_Task], jobs: int) -> Generator[tuple[Hint, ...], None, None]:
     """Each task's evaluations, in order, worked out lazily here or on ``jobs`` processes."""
     if jobs == 1 or len(tasks) < 2:
         yield from map(_evaluate, tasks)

@@ -1184,7 +1184,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from euchre import egn
-    from euchre.analyze import analyze_game, count_decisions
+    from euchre.analyze import analyze_games, count_decisions
 
     if args.file.suffix.lower() == ".emn":
         records = egn.load_match(args.file)
@@ -1199,16 +1199,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             raise RecordError(f"{args.file}: {e}") from None
     out = Console(highlight=False)
     err = Console(stderr=True)
-    reviews = []
     total = sum(count_decisions(g) for _, g in games)
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     with Progress(console=err, transient=True, disable=args.json or not err.is_terminal) as bar:
         task = bar.add_task("analysing", total=total)
-        for rec, game in games:
-            names = rec.players or None
-            reviews.append(analyze_game(game, players=names, samples=args.samples,
-                                        bid_samples=max(8, args.samples * 2 // 3), seed=args.seed,
-                                        progress=lambda: bar.advance(task), jobs=jobs))
+        reviews = analyze_games([(game, rec.players or None) for rec, game in games], samples=args.samples,
+                                bid_samples=max(8, args.samples * 2 // 3), seed=args.seed,
+                                progress=lambda: bar.advance(task), jobs=jobs)
     if args.json:
         print(json.dumps({"file": str(args.file), "games": [r.to_dict() for r in reviews]}, indent=1))
         return 0

@@ -12,11 +12,12 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from euchre import Game, Rules, State, notation
-from euchre.analyze import BLUNDER, MISTAKE, NOISE, Decision, Review, analyze_game, count_decisions
+from euchre import Game, Rules, State, analyze, notation
+from euchre.analyze import BLUNDER, MISTAKE, NOISE, Decision, Review, analyze_game, analyze_games, count_decisions
 from euchre.bots import make_bot
 from euchre.cli import main
 from euchre.describe import action_words
@@ -157,6 +158,31 @@ def test_a_review_on_two_processes_is_the_same_review(game: Game, review: Review
     assert len(calls) == len(review.decisions)
     with pytest.raises(ValueError, match="jobs must be at least 1"):
         analyze_game(game, jobs=0)
+
+
+def test_a_match_review_starts_its_processes_once(game: Game, review: Review,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's games share one set of worker processes (one pool, not one a game), and each game's
+    review is the one it gets alone: the seeds are per game and per decision, not per match."""
+    other = short_game(seed=6)
+    alone = analyze_game(other, **BUDGET)
+    pools: list[int] = []
+    real = analyze.process_pool
+
+    def counted(jobs: int) -> Any:
+        pools.append(jobs)
+        return real(jobs)
+
+    monkeypatch.setattr(analyze, "process_pool", counted)
+    calls: list[None] = []
+    reviews = analyze_games([(game, NAMES), (other, None), (Game(Rules(), seed=1), None)],
+                            progress=lambda: calls.append(None), jobs=2, **BUDGET)
+    assert pools == [2]
+    assert [r.to_dict() for r in reviews] == [review.to_dict(), alone.to_dict(),
+                                              Review(players=[f"seat {s}" for s in range(4)]).to_dict()]
+    assert len(calls) == len(review.decisions) + len(alone.decisions)
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        analyze_games([(game, None)], jobs=0)
 
 
 # --- euchre analyze -------------------------------------------------------------------------------
