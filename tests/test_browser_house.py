@@ -200,6 +200,48 @@ def test_ace_no_face_misdeal_is_offered_and_dealt_again(pages: Pages) -> None:
     goes_on(page)
 
 
+# Every state frame the page receives, kept whole (window.__frames).
+FRAMES = """(() => {
+  window.__frames = [];
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        try { const m = JSON.parse(e.data); if (m.t === 'state') window.__frames.push(m); } catch (err) {}
+      });
+    }
+  };
+})();"""
+
+
+def test_a_computer_players_offer_is_paced_as_a_move_not_as_a_new_deal(pages: Pages) -> None:
+    """A new hand's first frame stays long enough to read how the last hand went (1.8 s at the
+    normal speed); a computer player's ace-no-face offer, kept, shows no action to the others, and
+    its frame used to be taken for a new deal too, holding the table up as long again."""
+    rules: dict[str, Any] = {"ace_no_face": True}
+    seed = 445  # the second deal offers seat 2 the misdeal, however the first hand went; it keeps
+    page = table(pages, rules, seed, settings={"speed": "normal"})
+    page.add_init_script(FRAMES)
+    page.reload()
+    wait_connected(page)
+    goes_on(page)
+    page.wait_for_function("""() => { const all = window.__frames;
+                                      const first = all.findIndex((m) => m.d.view.hand_number === 1);
+                                      return first > 0 && first + 1 < all.length; }""")
+    paces = page.evaluate("""() => {
+      const all = window.__frames, t = window.euchreTable;
+      const first = all.findIndex((m) => m.d.view.hand_number === 1);
+      const [deal, kept] = [all[first].d.view, all[first + 1].d.view];
+      return {deal: t.pace(all[first], all[first - 1]), kept: t.pace(all[first + 1], all[first]),
+              phases: [deal.phase, kept.phase], hands: [deal.hand_number, kept.hand_number],
+              shown: kept.actions.length};
+    }""")
+    assert paces["phases"] == ["offers", "bid1"] and paces["hands"] == [1, 1], paces  # kept: no new deal
+    assert paces["shown"] == 0, paces  # nobody else sees the offer
+    assert (paces["deal"], paces["kept"]) == (1800, 320), paces  # the new deal read; the offer a beat
+
+
 def test_keep_then_the_farmers_hand_both_offers(pages: Pages) -> None:
     """With both switches, a hand of nines and tens is first offered the misdeal; kept, the
     farmer's hand follows (RULES-FAMILY.md 12.6)."""

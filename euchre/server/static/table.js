@@ -1188,12 +1188,16 @@
     pump();
   }
 
+  /** How long a frame stays before the next is shown: a new hand's first frame long enough to
+      read how the last hand went, a finished trick long enough to see it, else a beat. A frame of
+      the same hand with no action shown yet is not a new deal: under ace-no-face and the farmer's
+      hand each seat's offer is its own, and the frames after a bot's offer show no action either. */
   function delayAfter(frame, before) {
     const d = frame.d;
     const k = motion() === "fast" ? FAST_SCALE : 1;
-    if (justDealt(d)) return PACE_HAND * k;
     const v = d.view;
     const pv = before && before.d && before.d.view;
+    if (justDealt(d) && !(v && pv && v.hand_number === pv.hand_number)) return PACE_HAND * k;
     if (v && pv && v.hand_number === pv.hand_number && (v.tricks || []).length > (pv.tricks || []).length) return PACE_TRICK * k;
     return PACE_PLAY * k;
   }
@@ -2849,6 +2853,8 @@
     get flights() { return FX.started; },
     /** AudioContexts made (none until sounds are turned on) */
     get audioContexts() { return Sound.made; },
+    /** for tests: how long (ms) a frame stays when it follows the frame before */
+    pace(frame, before) { return delayAfter(frame, before); },
     /** for tests: every motion lasts this many times longer */
     set motionScale(k) { FX.debugScale = Number(k) > 0 ? Number(k) : 1; },
   };
