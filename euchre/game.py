@@ -226,13 +226,9 @@ class Game:
         others would end the same way, so a claim never changes a hand's result, only ends it
         sooner. Nothing is changed.
         """
+        if not self.can_claim():
+            return None
         hand = self.state
-        if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
-            return None
-        if hand.rules.napoleon or hand.rules.double_deck:  # games the exact solver does not play (for now)
-            return None
-        if not certain_sweep(self.view(hand.to_act)):
-            return None
         from euchre.solver import thread_solver
 
         solver = thread_solver()
@@ -266,8 +262,19 @@ class Game:
         return line
 
     def can_claim(self) -> bool:
-        """Whether the seat to act may claim the rest of the tricks (see :meth:`claim_line`)."""
-        return self.claim_line() is not None
+        """Whether the seat to act may claim the rest of the tricks (see :meth:`claim_line`): trick
+        play, two tricks or more to finish, a game the exact solver plays, and :func:`certain_sweep`.
+
+        The test only, without the exact solver, which plays the claim's line (and which
+        certain_sweep, the stricter test, never contradicts): the server asks at every version, on
+        its event loop, and the solver's first use in a process loads its compiled code (compiles
+        it, on a fresh machine) for a second or more, which stalled every connection meanwhile."""
+        hand = self.state
+        if self.is_over or hand.phase is not Phase.PLAY or hand.rules.hand_size - len(hand.tricks) < 2:
+            return False
+        if hand.rules.napoleon or hand.rules.double_deck:  # games the exact solver does not play (for now)
+            return False
+        return certain_sweep(self.view(hand.to_act))
 
     def claim(self) -> list[Action]:
         """Claim the rest of the tricks for the side of the seat to act: the hand is played out at

@@ -78,6 +78,21 @@ def test_claim_after_trumps_are_drawn() -> None:
     assert before.scores == game.scores and before.actions() == game.actions()
 
 
+def test_can_claim_asks_no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server asks ``can_claim`` at every version on its event loop: the solver's first use in
+    a process (loading its compiled code, or compiling it) stalled every connection there, so the
+    question is certain_sweep's alone; the solver only plays the claim's line."""
+    deal = _deal(["Jh Jd Ah Kh As", "9h Th 9s Ts 9c", "Qh Qs Ks Tc Kd", "Jc Js Qc Kc Ad"], up="9d")
+    game = Game(Rules(), deals=[deal], dealer=3)
+    _to_play(game)
+
+    def no_solver() -> None:
+        raise AssertionError("can_claim used the solver")
+
+    monkeypatch.setattr("euchre.solver.thread_solver", no_solver)
+    assert game.can_claim()
+
+
 def _six(hands: list[str], stock: str = "", dealer: int = 3) -> Deal:
     """A deal of six-card hands (Hasenpfeffer's unused card, or Bid Euchre's empty stock)."""
     return Deal(dealer, tuple(tuple(Card.parse(c) for c in h.split()) for h in hands), None,
