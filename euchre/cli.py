@@ -27,7 +27,7 @@ from euchre.bots.levels import DEFAULT_LEVEL, LEVELS
 from euchre.bots.persona import computer_names
 from euchre.describe import result_labels
 from euchre.errors import BotProtocolError, EuchreError, RecordError, RulesError
-from euchre.game import Game
+from euchre.game import Game, score_text
 from euchre.paths import data_dir
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.saves import SavedGame, SaveError
@@ -597,11 +597,6 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         bot_spec = args.bots or ""
         level = args.level or DEFAULT_LEVEL
         names = _seat_names(rules.players, human, args.name, "hard" if bot_spec else level, game.seed)
-        waiting = saves.list_saves()
-        if waiting:
-            which = (f"a saved game ({waiting[0].name}; euchre play --resume continues it)" if len(waiting) == 1
-                     else f"{len(waiting)} saved games (euchre games lists them, euchre play --resume continues one)")
-            console.print(f"[dim]You have {which}; this new game will be saved separately.[/]")
     others = [s for s in range(game.rules.players) if s != human]
     if bot_spec:
         bots = _make_bots(bot_spec, others, game.seed)
@@ -612,6 +607,10 @@ def _cmd_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         bots = {seat: level_bot(level, seed=base * 31 + seat) for seat in others}
         meta = {"human_seat": human, "level": level}
         levels = dict.fromkeys(others, level)
+    if not args.resume and (waiting := saves.list_saves()):  # said once the new game's bots are known good
+        which = (f"a saved game ({waiting[0].name}; euchre play --resume continues it)" if len(waiting) == 1
+                 else f"{len(waiting)} saved games (euchre games lists them, euchre play --resume continues one)")
+        console.print(f"[dim]You have {which}; this new game will be saved separately.[/]")
     prefs, warnings = settings.load()
     for warning in warnings:
         console.print(f"[yellow]Settings:[/] {warning}", soft_wrap=True)
@@ -1517,7 +1516,10 @@ def _step_record(rec: notation.GameRecord, source: str, analyze: bool, *, more: 
 
 
 def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
-    game = rec.replay()
+    try:
+        game = rec.replay()
+    except RecordError as e:
+        raise RecordError(f"{source}: {e}") from None
     names = rec.players or [f"seat {i}" for i in range(game.rules.players)]
     if not quiet:
         title = rec.meta.get("title")
@@ -1525,7 +1527,7 @@ def _print_record(rec: notation.GameRecord, source: str, quiet: bool) -> None:
         print(f"rules: {rules_words(game.rules)} ({game.rules.ending_text()})")
         print("players: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
         if any(game.initial_scores):
-            print(f"starting score: {' - '.join(map(str, game.initial_scores))}")
+            print(f"starting score: {score_text(game.initial_scores)}")
         running = list(game.initial_scores)
         for i, h in enumerate(game.hands):
             print()
@@ -1581,7 +1583,8 @@ def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> st
     from euchre.view import PlayerView
 
     dealer = names[h.dealer]
-    lines = [f"Hand {i + 1}: {dealer} {_conjugate(dealer, 'deal')}, up card {h.up_card}"]
+    up = f", up card {h.up_card}" if h.up_card is not None else ""  # the auction games and Napoleon turn none
+    lines = [f"Hand {i + 1}: {dealer} {_conjugate(dealer, 'deal')}{up}"]
     for seat, cards in enumerate(h.deal.hands):
         lines.append(f"  {names[seat]:>12}: {' '.join(str(c) for c in cards)}")
     view = PlayerView.of(h, None)  # the moves as everyone saw them (a discard stays face down)
@@ -1591,14 +1594,14 @@ def _describe_hand(i: int, h: State, names: list[str], running: list[int]) -> st
         lines.append("  bidding: " + "; ".join(bids))
     for t_i, t in enumerate(h.tricks):
         plays = ", ".join(f"{names[seat]} {c}" for seat, c in t.plays)
-        lines.append(f"  trick {t_i + 1}: {plays}; {names[t.winner]} wins it")
+        lines.append(f"  trick {t_i + 1}: {plays}; {names[t.winner]} {_conjugate(names[t.winner], 'win')} it")
     if h.trick:
         lines.append("  (in progress) " + ", ".join(f"{names[seat]} {c}" for seat, c in h.trick))
     if h.is_over:
         assert h.points is not None
         for s, p in enumerate(h.points):
             running[s] += p
-        lines.append(f"  {hand_result_words(view, names)}; score {' - '.join(map(str, running))}")
+        lines.append(f"  {hand_result_words(view, names)}; score {score_text(running)}")
     return "\n".join(lines)
 
 
@@ -1623,7 +1626,10 @@ def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
         parser.exit(2, "euchre: error: input: an EMN match is read by euchre replay and euchre analyze, but not "
                        "converted (its games carry no match seed to write our match record with)\n")
     rec = notation.load_any(args.input)
-    rec.replay()  # never write out a record that does not replay
+    try:
+        rec.replay()  # never write out a record that does not replay
+    except RecordError as e:
+        raise RecordError(f"{args.input}: {e}") from None
     is_match = isinstance(rec, notation.MatchRecord)
     if suffix not in ((".toml", ".emn") if is_match else (".toml", ".egn", ".json")):
         parser.exit(2, "euchre: error: output: " + (
@@ -1635,7 +1641,7 @@ def _cmd_convert(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
             what = f"{len(rec.games)} games"
         else:
             text = rec.dumps() if suffix == ".toml" else egn.dumps(rec)
-            what = f"{len(rec.hands)} hands"
+            what = f"{len(rec.hands)} hand{'' if len(rec.hands) == 1 else 's'}"
     except RecordError as e:  # (a valid record that the other format has no words for)
         print(f"euchre: {args.input} cannot be written as {suffix}: {e}", file=sys.stderr)
         return 1
@@ -1722,8 +1728,14 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         print("\nSwitches (each yes/no one also as --no-...), with the american preset's value:")
         values = {f.name: value_words(f.name, getattr(Rules(), f.name)) for f in dataclasses.fields(Rules)}
         width = max(len(v) for v in values.values())
+        import shutil
+        import textwrap
+
+        indent = " " * (2 + 32 + 1 + width + 2)
+        columns = max(len(indent) + 30, shutil.get_terminal_size((120, 24)).columns - 1)
         for k, words in values.items():
-            print(f"  {_switch(k):<32} {words:<{width}}  {_FIELD_DOCS.get(k, '')}")
+            head = f"  {_switch(k):<32} {words:<{width}}  "
+            print(textwrap.fill(_FIELD_DOCS.get(k, ""), columns, initial_indent=head, subsequent_indent=indent))
         return 0
     if args.preset is not None:
         given = getattr(args, "rules_given", False)
@@ -1771,11 +1783,18 @@ def _field_docs() -> dict[str, str]:
     for a, b in zip(body, body[1:], strict=False):
         if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr) \
                 and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str):
-            docs[a.target.id] = b.value.value.strip().splitlines()[0].replace("``", "")
+            text = " ".join(b.value.value.split()).replace("``", "")
+            # the specification's sections are the developers' (RULES.md is not shipped): the
+            # help says the rule itself
+            text = re.sub(r" \(RULES(?:-FAMILY)?\.md (?:section )?[\d.]+\)", "", text)
+            docs[a.target.id] = re.sub(r"\(RULES(?:-FAMILY)?\.md (?:section )?[\d.]+; ", "(", text)
     fields = sorted((f.name for f in dataclasses.fields(Rules) if "_" in f.name), key=len, reverse=True)
+    words = [f.name for f in dataclasses.fields(Rules) if "_" not in f.name]  # a switch only after "With"
     for key, text in docs.items():  # field names in the text become the switches people type
         for name in fields:
             text = text.replace(name, _switch(name))
+        for name in words:
+            text = re.sub(rf"\bWith {name}\b", f"With {_switch(name)}", text)
         docs[key] = _DOC_WORDS.get(key, text)
     return docs
 

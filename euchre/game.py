@@ -22,7 +22,7 @@ from euchre.state import Deal, Phase, State
 if TYPE_CHECKING:
     from euchre.view import PlayerView
 
-__all__ = ["Game", "certain_sweep"]
+__all__ = ["Game", "certain_sweep", "score_text"]
 
 Clock = Callable[[], float]
 
@@ -366,7 +366,7 @@ class Game:
 
     def summary(self) -> str:
         """One line: the score and how the game stands."""
-        score = " - ".join(str(s) for s in self.scores)
+        score = score_text(self.scores)
         if self.is_over:
             if self.winner is not None:
                 return f"game over: {score}, side {self.winner} wins"
@@ -407,6 +407,12 @@ class Game:
         if not hand.is_over or hand.misdealt:
             return None
         return self.elapsed[sum(1 for h in self.hands[:index] if h.is_over and not h.misdealt)]
+
+
+def score_text(scores: Sequence[int]) -> str:
+    """Scores for people: ``6 - 4``, or ``-2 / 10`` once one is below zero (the auction games,
+    Napoleon), where ``-2 - -2`` would misread."""
+    return (" / " if min(scores, default=0) < 0 else " - ").join(str(s) for s in scores)
 
 
 def certain_sweep(view: PlayerView) -> bool:

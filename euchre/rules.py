@@ -108,9 +108,10 @@ class Rules:
     """
 
     players: int = 4
-    """Number of seats: 4 (partnerships 0+2 and 1+3), 3 (cut-throat) or 2."""
+    """Number of seats: 4 (partnerships 0+2 and 1+3), 3 (cut-throat) or 2; Napoleon 3 to 7."""
     deck: int = 24
-    """Deck size: 24 (9 to A), 32 (7 to A), 25 (24 plus the Joker) or 20 (10 to A)."""
+    """Deck size: 24 (9 to A), 32 (7 to A), 25 (24 plus the Joker) or 20 (10 to A); Napoleon's 28 (8 to A)
+    or 52, the double deck's 48."""
     target: int | None = 10
     """Points to win, 1 to 1000; ``None`` when the game ends by ``duration`` or ``deals`` instead."""
     duration: float | None = None

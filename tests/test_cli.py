@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -53,6 +54,34 @@ def test_rules_option_names_the_game_as_the_preset_does(capsys: pytest.CaptureFi
     for argv in (["rules", "--rules", "british"], ["rules", "british", "--rules", "british"]):
         assert main(argv) == 0
         assert capsys.readouterr().out.startswith("british: ")
+
+
+def test_every_switch_is_explained_in_whole_sentences(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`euchre rules` and the commands' help explain each switch with its whole docstring, not its
+    first line (which stopped mid-sentence where a docstring wraps), in the switches' names and
+    without the developers' specification sections (RULES.md is not shipped)."""
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["rules"]) == 0
+    table = capsys.readouterr().out.split("\nSwitches ", 1)[1]
+    said: dict[str, str] = {}
+    for line in table.splitlines()[1:]:  # a switch's line, then its explanation's wrapped lines
+        if line.startswith("  --"):
+            name = line.split()[0]
+            said[name] = line[2 + 32 + 1:]
+        else:
+            said[name] += " " + line.strip()
+    assert len(said) == len(dataclasses.fields(Rules))
+    for name, text in said.items():
+        assert text.endswith("."), (name, text)
+        assert "RULES" not in text and "()" not in text, (name, text)
+    assert said["--ace-no-face"].endswith("may call a misdeal: the same dealer deals again."), said
+    assert "(the 24-card deck only)." in said["--farmers-hand"], said
+    assert "With --napoleon," in said["--nap-half-loss"], said
+    assert "3 to 7" in said["--players"] and "52" in said["--deck"], said
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "the same dealer deals again." in " ".join(capsys.readouterr().out.split())
 
 
 def test_rule_switches_reach_the_rules() -> None:
@@ -161,6 +190,73 @@ def test_replay_invalid_record_exits_1(tmp_path: Path) -> None:
     assert "invalid record" in p.stderr and "Rules.deck" in p.stderr
     p = run("replay", str(tmp_path / "missing.toml"))
     assert p.returncode == 1 and "cannot read" in p.stderr
+
+
+def test_replay_says_each_game_in_its_own_words(tmp_path: Path) -> None:
+    """A game with no up card (Napoleon) shows none, a score below zero is not written "-2 - -2",
+    "You" win a trick (not "wins"), and a record whose move is illegal is named with its file, by
+    replay as by analyze and convert."""
+    game = Game(Rules.preset("napoleon", players=5), seed=7)
+    rng = random.Random(7)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    path = tmp_path / "nap.toml"
+    notation.save(game, path)
+    p = run("replay", str(path))
+    assert p.returncode == 0, p.stderr
+    assert "up card" not in p.stdout and "None" not in p.stdout
+    assert re.search(r"^Hand 1: seat \d deals$", p.stdout, re.M), p.stdout[:300]
+    if min(game.scores) < 0:
+        assert " - -" not in p.stdout and " / ".join(map(str, game.scores)) in p.stdout
+
+    game = Game(Rules(), seed=4)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    path = tmp_path / "mine.toml"
+    notation.save(game, path, players=["You", "Ann", "Bob", "Cy"])
+    p = run("replay", str(path))
+    assert p.returncode == 0, p.stderr
+    assert "You win it" in p.stdout and "You wins" not in p.stdout
+    assert "Ann wins it" in p.stdout or "Bob wins it" in p.stdout or "Cy wins it" in p.stdout
+
+    text = path.read_text()
+    first_play = re.search(r"p(\d) play (\w\w)", text)
+    assert first_play is not None
+    held = str(game.hands[0].deal.hands[int(first_play[1])][0])
+    other = next(str(c) for c in game.hands[0].deal.hands[(int(first_play[1]) + 1) % 4] if str(c) != held)
+    bad = tmp_path / "illegal.toml"
+    bad.write_text(text.replace(first_play[0], f"p{first_play[1]} play {other}", 1))
+    for argv in (("replay", str(bad)), ("convert", str(bad), str(tmp_path / "out.egn")),
+                 ("analyze", str(bad), "--samples", "2")):
+        p = run(*argv)
+        assert p.returncode == 1, (argv, p.stdout, p.stderr)
+        assert p.stderr.startswith(f"euchre: invalid record: {bad}: hand 1, action "), (argv, p.stderr)
+    assert not (tmp_path / "out.egn").exists()
+
+
+def test_convert_counts_one_hand_as_one(tmp_path: Path) -> None:
+    game = Game(Rules(target=None, deals=1), seed=2)
+    rng = random.Random(2)
+    while not game.is_over:  # (a hand thrown in is not counted: always passing would never end)
+        game.push(rng.choice(game.legal_actions()))
+    path = tmp_path / "one.toml"
+    notation.save(game, path)
+    p = run("convert", str(path), str(tmp_path / "one.egn"))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().endswith("(1 hand)"), p.stdout
+
+
+def test_an_unknown_bot_is_refused_before_anything_else_is_said(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("EUCHRE_HOME", str(tmp_path))
+    assert play_typing(monkeypatch, ["play", "--seed", "3", "--no-hints", "--no-color", "--level", "medium"],
+                       "1\nquit\n") == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--bots", "nobody", "--no-color"])
+    assert e.value.code == 2
+    out, err = capsys.readouterr()
+    assert "unknown bot 'nobody'" in err and "saved game" not in out, (out, err)
 
 
 @pytest.mark.skipif(not EGN_DIR.exists(), reason="shared EGN data not present")
