@@ -271,3 +271,16 @@ def test_a_review_of_the_sister_games_covers_every_decision() -> None:
         assert len(review.decisions) == count_decisions(game)
         phases = {d.phase for d in review.decisions}
         assert Phase.PLAY in phases and (Phase.AUCTION in phases or rules.napoleon), phases
+
+
+@pytest.mark.skipif(not (EGN_DIR / "Me and Bears.egn").exists(), reason="shared EGN data not present")
+def test_the_documented_example_is_what_the_program_prints(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/analyze.md's example review, word for word (a review is the same on every run): it fell
+    behind the search once, unnoticed, and the page explained a blunder the program no longer saw."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "analyze.md").read_text()
+    block = doc.split('```text\n$ euchre analyze "Me and Bears.egn"\n', 1)[1].split("```", 1)[0]
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["analyze", str(EGN_DIR / "Me and Bears.egn"), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert [line.rstrip() for line in out.splitlines()] == block.splitlines()
