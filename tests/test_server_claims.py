@@ -153,3 +153,71 @@ def test_claims_are_offered_when_certain_and_replay(db: str, tmp_path: Path) -> 
             assert refusals >= 1
 
         run(scenario(), timeout=120)
+
+
+def test_a_claims_first_solve_is_made_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact solver plays a claim's line, and its first use in a process loads its compiled
+    code (or waits for it to compile, on a fresh machine): that first use is made on a computer
+    players' thread, so the event loop, and every other table, goes on meanwhile."""
+    import asyncio
+    import threading
+    import time
+
+    from server_support import fresh_database
+
+    from euchre.rules import Rules
+    from euchre.server.core import Hub, ServerConfig
+    from euchre.server.db import Store
+
+    calls: list[str] = []
+    real = Game.claim_line
+
+    def slow_first(self: Game) -> Any:
+        calls.append(threading.current_thread().name)
+        if len(calls) == 1:
+            time.sleep(0.6)  # as loading the solver's compiled code takes
+        return real(self)
+
+    async def scenario() -> None:
+        store = Store(fresh_database("sqlite", tmp_path))
+        hub = Hub(store, ServerConfig(sweep_interval=0, bot_delay=0))
+        await hub.start()
+        try:
+            table, _ = await hub.create(mode="bots", rules=Rules.preset("american"), preset="american",
+                                        level="easy", name="Solo", seed=11)
+            rng = random.Random(11)
+            deadline = time.monotonic() + 60
+            while True:  # the person plays at random until their turn can claim the rest
+                assert time.monotonic() < deadline, "no claim for the person's seat"
+                await asyncio.sleep(0.01)
+                async with table.lock:
+                    g = table.game
+                    assert g is not None and table.status == "playing"
+                    mine = g.to_act == 0 and not table.busy()
+                    if mine and g.can_claim():
+                        break
+                    choice = str(rng.choice(g.legal_actions())) if mine else None
+                if choice is not None:
+                    await table.act(0, choice, None, table.version)
+            monkeypatch.setattr(Game, "claim_line", slow_first)
+            gaps: list[float] = []
+
+            async def ticks() -> None:
+                last = time.monotonic()
+                while True:
+                    await asyncio.sleep(0.02)
+                    now = time.monotonic()
+                    gaps.append(now - last)
+                    last = now
+
+            ticker = asyncio.ensure_future(ticks())
+            await table.claim(0, "claim1", table.version)
+            ticker.cancel()
+            assert calls and calls[0].startswith("euchre-bot"), calls  # the slow first solve: a bot's thread
+            assert max(gaps) < 0.4, max(gaps)  # the loop went on meanwhile
+            assert table.game is not None and table.game.claims
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())

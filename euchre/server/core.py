@@ -763,7 +763,16 @@ class LiveTable:
 
     async def claim(self, seat: int, client_id: str | None, base_v: int | None, reply: Conn | None = None) -> int:
         """The seat to act claims the rest of the tricks for its side (:meth:`euchre.Game.claim`):
-        one event holding the cards the claim plays, committed and applied like an action."""
+        one event holding the cards the claim plays, committed and applied like an action.
+
+        The claim's line is played by the exact solver, whose first use in a process loads its
+        compiled code (or waits for it to compile, on a fresh machine, while ``euchre serve`` warms
+        up): that first use is made on a computer players' thread, on a copy of the game, so the
+        event loop, and every other table, never waits for it."""
+        g = self.game
+        if g is not None and self.status == "playing" and g.can_claim():
+            await asyncio.get_running_loop().run_in_executor(self.hub.bot_threads, g.copy().claim_line)
+
         def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
             try:
                 line = g.claim()
