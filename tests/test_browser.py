@@ -544,10 +544,12 @@ def test_short_game_ends_with_downloadable_records(pages: Pages) -> None:
     pages.shot(page, "stats")
 
 
-# Records every state frame the page receives (with the seat's cards) and every hand-over banner it
-# shows (as the banner over the felt, or as its one line above the hand when the player's turn came first).
+# Records every state frame the page receives (in short, with the seat's cards; and whole, in
+# window.__states) and every hand-over banner it shows (as the banner over the felt, or as its one line
+# above the hand when the player's turn came first).
 SPY = """(() => {
   window.__frames = [];
+  window.__states = [];
   window.__banners = [];
   window.__titles = [];
   const Native = window.WebSocket;
@@ -558,6 +560,7 @@ SPY = """(() => {
         let m = null;
         try { m = JSON.parse(e.data); } catch (err) { return; }
         if (m.t !== "state") return;
+        window.__states.push(m);
         const v = m.d.view;
         window.__frames.push({v: m.v, to_act: v ? v.to_act : null, hand: v ? v.hand_number : null,
                               previous: m.d.previous ? m.d.previous.hand_number : null, last: m.d.last,

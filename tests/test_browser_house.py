@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from test_browser import (  # noqa: F401  (browser, server, shots_dir are fixtures)
     LEVEL,
+    SPY,
     Pages,
     act,
     browser,
@@ -200,21 +201,6 @@ def test_ace_no_face_misdeal_is_offered_and_dealt_again(pages: Pages) -> None:
     goes_on(page)
 
 
-# Every state frame the page receives, kept whole (window.__frames).
-FRAMES = """(() => {
-  window.__frames = [];
-  const Socket = window.WebSocket;
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', (e) => {
-        try { const m = JSON.parse(e.data); if (m.t === 'state') window.__frames.push(m); } catch (err) {}
-      });
-    }
-  };
-})();"""
-
-
 def test_a_computer_players_offer_is_paced_as_a_move_not_as_a_new_deal(pages: Pages) -> None:
     """A new hand's first frame stays long enough to read how the last hand went (1.8 s at the
     normal speed); a computer player's ace-no-face offer, kept, shows no action to the others, and
@@ -222,15 +208,15 @@ def test_a_computer_players_offer_is_paced_as_a_move_not_as_a_new_deal(pages: Pa
     rules: dict[str, Any] = {"ace_no_face": True}
     seed = 445  # the second deal offers seat 2 the misdeal, however the first hand went; it keeps
     page = table(pages, rules, seed, settings={"speed": "normal"})
-    page.add_init_script(FRAMES)
+    page.add_init_script(SPY)  # every state frame, kept whole (window.__states)
     page.reload()
     wait_connected(page)
     goes_on(page)
-    page.wait_for_function("""() => { const all = window.__frames;
+    page.wait_for_function("""() => { const all = window.__states;
                                       const first = all.findIndex((m) => m.d.view.hand_number === 1);
                                       return first > 0 && first + 1 < all.length; }""")
     paces = page.evaluate("""() => {
-      const all = window.__frames, t = window.euchreTable;
+      const all = window.__states, t = window.euchreTable;
       const first = all.findIndex((m) => m.d.view.hand_number === 1);
       const [deal, kept] = [all[first].d.view, all[first + 1].d.view];
       return {deal: t.pace(all[first], all[first - 1]), kept: t.pace(all[first + 1], all[first]),
