@@ -27,6 +27,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "euchre.cli", *args], capture_output=True, text=True, timeout=120)
 
 
+def random_game(rules: Rules, seed: int, **kw: Any) -> Game:
+    """A whole game of random legal actions (a seeded random choice: a hand thrown in is not
+    counted, so always passing would never end a game of deals)."""
+    game = Game(rules, seed=seed, **kw)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    return game
+
+
 def test_rules_lists_presets_and_switches(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
@@ -166,10 +176,7 @@ def test_arena_words_napoleon_in_its_terms(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_replay_own_record(tmp_path: Path) -> None:
-    game = Game(Rules(), seed=4)
-    rng = random.Random(4)
-    while not game.is_over:
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules(), 4)
     path = tmp_path / "g.toml"
     notation.save(game, path)
     p = run("replay", str(path))
@@ -196,22 +203,16 @@ def test_replay_says_each_game_in_its_own_words(tmp_path: Path) -> None:
     """A game with no up card (Napoleon) shows none, a score below zero is not written "-2 - -2",
     "You" win a trick (not "wins"), and a record whose move is illegal is named with its file, by
     replay as by analyze and convert."""
-    game = Game(Rules.preset("napoleon", players=5), seed=7)
-    rng = random.Random(7)
-    while not game.is_over:
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules.preset("napoleon", players=5), 7)
     path = tmp_path / "nap.toml"
     notation.save(game, path)
     p = run("replay", str(path))
     assert p.returncode == 0, p.stderr
     assert "up card" not in p.stdout and "None" not in p.stdout
     assert re.search(r"^Hand 1: seat \d deals$", p.stdout, re.M), p.stdout[:300]
-    if min(game.scores) < 0:
-        assert " - -" not in p.stdout and " / ".join(map(str, game.scores)) in p.stdout
+    assert min(game.scores) < 0 and " - -" not in p.stdout and " / ".join(map(str, game.scores)) in p.stdout
 
-    game = Game(Rules(), seed=4)
-    while not game.is_over:
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules(), 4)
     path = tmp_path / "mine.toml"
     notation.save(game, path, players=["You", "Ann", "Bob", "Cy"])
     p = run("replay", str(path))
@@ -222,8 +223,7 @@ def test_replay_says_each_game_in_its_own_words(tmp_path: Path) -> None:
     text = path.read_text()
     first_play = re.search(r"p(\d) play (\w\w)", text)
     assert first_play is not None
-    held = str(game.hands[0].deal.hands[int(first_play[1])][0])
-    other = next(str(c) for c in game.hands[0].deal.hands[(int(first_play[1]) + 1) % 4] if str(c) != held)
+    other = str(game.hands[0].deal.hands[(int(first_play[1]) + 1) % 4][0])  # another seat's card
     bad = tmp_path / "illegal.toml"
     bad.write_text(text.replace(first_play[0], f"p{first_play[1]} play {other}", 1))
     for argv in (("replay", str(bad)), ("convert", str(bad), str(tmp_path / "out.egn")),
@@ -235,10 +235,7 @@ def test_replay_says_each_game_in_its_own_words(tmp_path: Path) -> None:
 
 
 def test_convert_counts_one_hand_as_one(tmp_path: Path) -> None:
-    game = Game(Rules(target=None, deals=1), seed=2)
-    rng = random.Random(2)
-    while not game.is_over:  # (a hand thrown in is not counted: always passing would never end)
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules(target=None, deals=1), 2)
     path = tmp_path / "one.toml"
     notation.save(game, path)
     p = run("convert", str(path), str(tmp_path / "one.egn"))
@@ -643,10 +640,7 @@ def test_an_unknown_option_is_the_subcommands_error(argv: list[str]) -> None:
 
 
 def test_replay_says_importer_notes_in_words(tmp_path: Path) -> None:
-    game = Game(Rules(), seed=4)
-    rng = random.Random(4)
-    while not game.is_over:
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules(), 4)
     rec = notation.GameRecord.from_game(game, players=["Ann", "Bob", "Cy", "Di"])
     rec.hands[0].notes = {"discard": "filled", "filled": {"p0": "9d", "p3": "Tc Qc"}}
     rec.hands[1].notes = {"discard": "deduced", "source_page": 7, "checked": True}
@@ -867,10 +861,7 @@ def test_options_a_resumed_game_overrides_are_said_not_dropped(tmp_path: Path) -
 def test_small_words_and_bounds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """"You deal" (not "You deals") in a replay; a one-minute game is "1 minute"; an empty name
     and a seed TOML cannot hold are refused."""
-    game = Game(Rules(), seed=1, dealer=0)
-    rng = random.Random(1)
-    while not game.is_over:
-        game.push(rng.choice(game.legal_actions()))
+    game = random_game(Rules(), 1, dealer=0)
     path = tmp_path / "g.toml"
     notation.save(game, path, players=["You", "West", "North", "East"])
     p = run("replay", str(path))
