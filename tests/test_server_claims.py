@@ -5,17 +5,23 @@ why a choice is missing and show computer players' levels."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import DATABASES, Client
+from server_support import DATABASES, Client, fresh_database
 from test_server_api import error, friends_table, join, live, reply, run, sync
 from test_server_crash import replay
 
 from euchre import Game
 from euchre.game import certain_sweep
+from euchre.rules import Rules
+from euchre.server.core import Hub, ServerConfig
+from euchre.server.db import Store
 
 
 def _replayed(srv: Any, table_id: str) -> Game:
@@ -159,16 +165,6 @@ def test_a_claims_first_solve_is_made_off_the_event_loop(tmp_path: Path, monkeyp
     """The exact solver plays a claim's line, and its first use in a process loads its compiled
     code (or waits for it to compile, on a fresh machine): that first use is made on a computer
     players' thread, so the event loop, and every other table, goes on meanwhile."""
-    import asyncio
-    import threading
-    import time
-
-    from server_support import fresh_database
-
-    from euchre.rules import Rules
-    from euchre.server.core import Hub, ServerConfig
-    from euchre.server.db import Store
-
     calls: list[str] = []
     real = Game.claim_line
 
@@ -220,4 +216,4 @@ def test_a_claims_first_solve_is_made_off_the_event_loop(tmp_path: Path, monkeyp
             await hub.stop()
             store.close()
 
-    asyncio.run(scenario())
+    run(scenario())
