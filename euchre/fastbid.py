@@ -40,6 +40,10 @@ longer hold each unseen card as often as its share, so the control variate's fea
 centred on the means of :func:`pool_hands` (four times as many deals, drawn the same way and not
 valued: a few microseconds each) instead of on zero.
 
+With ``playout`` (an option of the search bot, off by default), a share of the samples, picked by
+their number (:func:`plays_out`), is valued by the heuristic player's play of the hand to its end
+instead of the solver, as the Python path values them.
+
 The code is compiled on first use and cached on disk (numba's ``cache=True``, as the batch engine
 and the solver are): the first bid hint on a machine compiles it with the parts of the batch
 engine it calls (the heuristic port is the larger part), measured at two minutes on two cores
@@ -121,7 +125,7 @@ if TYPE_CHECKING:
     from euchre.bots.search import SearchBot, _Later
 
 __all__ = ["covered", "rules_covered", "play_covered", "sample_values", "sample_state", "pool_hands", "Samples",
-           "BidReader", "PlayDrawer", "PHASES"]
+           "BidReader", "PlayDrawer", "PHASES", "plays_out"]
 
 PHASES = frozenset({Phase.BID1, Phase.BID2, Phase.DISCARD, Phase.TAKE, Phase.JOKER, Phase.DEFEND})
 """The decisions before the play that the compiled path values."""
@@ -290,18 +294,36 @@ def _outcome(S: np.ndarray, R: np.ndarray, out: np.ndarray, hands: np.ndarray, n
 
 
 @njit(cache=True, nogil=True)
+def plays_out(number: int, playout: float) -> bool:
+    """Whether sample ``number`` is valued by the heuristic player's play to the end of the hand
+    instead of the solver (``SearchBot``'s ``playout``, the share of such samples): the fractional
+    part of ``number`` times the golden ratio below ``playout``, so that the samples played out are
+    spread evenly over any run of numbers, and each of a deal's choices is valued the same way."""
+    return playout > 0.0 and (number * 0.6180339887498949) % 1.0 < playout
+
+
+@njit(cache=True, nogil=True)
 def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: np.ndarray, hands: np.ndarray,
             nxt: np.ndarray, maker: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, tt_key: np.ndarray,
             tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray, buf: np.ndarray,
-            fr: np.ndarray, table: np.ndarray, groups: np.ndarray, memo: np.ndarray) -> None:
+            fr: np.ndarray, table: np.ndarray, groups: np.ndarray, memo: np.ndarray, playout: float = 0.0,
+            number: int = 0) -> None:
     """Play the rest of the bidding of ``T`` by the heuristic player and value the hand (into
-    ``out``): ``SearchBot._value`` after a rollout."""
+    ``out``): ``SearchBot._value`` after a rollout. Sample ``number`` is played to the end by the
+    heuristic player instead of solved where :func:`plays_out` says so (``playout``)."""
     while T[_F_PHASE] != _PLAY and T[_F_PHASE] != _OVER:
         na = _legal(T, R, acts)
         _apply(T, R, _heuristic(T, R, H, acts, na))
     if T[_F_PHASE] == _OVER:  # thrown in
         for s in range(SIDES):
             out[s] = 0
+        return
+    if plays_out(number, playout):
+        while T[_F_PHASE] != _OVER:
+            na = _legal(T, R, acts)
+            _apply(T, R, _heuristic(T, R, H, acts, na))
+        for s in range(SIDES):
+            out[s] = T[_F_POINTS + s]
         return
     _outcome(T, R, out, hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo, tt_hi, gen, buf, fr, table, groups,
              memo)
@@ -424,7 +446,8 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
              tt_key: np.ndarray, tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray,
              buf: np.ndarray, fr: np.ndarray, now_out: np.ndarray, deal_out: np.ndarray, later: np.ndarray,
              pts: np.ndarray, nb: np.ndarray, bcodes: np.ndarray, suffix: np.ndarray,
-             nsuffix: np.ndarray, lhand: np.ndarray, surprise: np.ndarray, weight_out: np.ndarray) -> None:
+             nsuffix: np.ndarray, lhand: np.ndarray, surprise: np.ndarray, weight_out: np.ndarray,
+             playout: float) -> None:
     """Samples ``first`` to ``first + count - 1``: deal each (its own generator), replay the view's
     actions on it and value every candidate as ``SearchBot._values`` does. Row ``i`` of the outputs
     is sample ``first + i``: the seats' hands at the view (``now_out``), the deal (``deal_out``: the
@@ -492,7 +515,7 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
                         bcodes[i, j, b] = later_acts[b]
                         _apply(U, R, later_acts[b])
                         _finish(U, R, H, acts, pts[i, j, b], hands, nxt, maker, tcards, tseats, tt_key, tt_gen,
-                                tt_lo, tt_hi, gen, buf, fr, table, groups, memo)
+                                tt_lo, tt_hi, gen, buf, fr, table, groups, memo, playout, first + i)
                     break
                 a = _heuristic(T, R, H, acts, na)
                 suffix[i, j, ns] = -1 if T[_F_PHASE] == _DISCARD and actor != seat else a
@@ -501,7 +524,7 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
             nsuffix[i, j] = ns
             if later[i, j] == 0:
                 _finish(T, R, H, acts, pts[i, j, 0], hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo,
-                        tt_hi, gen, buf, fr, table, groups, memo)
+                        tt_hi, gen, buf, fr, table, groups, memo, playout, first + i)
 
 
 @njit(cache=True, nogil=True)
@@ -554,7 +577,9 @@ def _pool(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, prefix:
 class _Setup:
     """What every sample of one view shares, as the compiled code takes it."""
 
-    def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool, misfit: float) -> None:
+    def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool, misfit: float,
+                 playout: float = 0.0) -> None:
+        self.playout = float(playout)
         rules = view.rules
         seat = view.seat
         up = view.up_card
@@ -630,7 +655,7 @@ def _run(setup: _Setup, seed: int, first: int, count: int) -> tuple[np.ndarray, 
              setup.known_discard, setup.pool, setup.need, setup.up_taken, setup.up_fixed, setup.hidden_discard,
              setup.cands, setup.own_bids, setup.misfit, np.uint64(seed), first, count,
              tt_key, tt_gen, tt_lo, tt_hi, tables.gen, tables.buf, tables.fr,
-             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight)
+             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight, setup.playout)
     return now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight
 
 
@@ -1074,7 +1099,7 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
 
     if not covered(view):
         raise ValueError("the compiled bidding samples do not cover this view (fastbid.covered)")
-    setup = _Setup(view, candidates, bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0)
+    setup = _Setup(view, candidates, bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0, bot.playout)
     seed &= (1 << 64) - 1
     if threads > 1 and count >= 2 * threads:
         step = -(-count // threads)

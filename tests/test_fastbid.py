@@ -78,6 +78,40 @@ def test_compiled_samples_value_each_deal_as_the_python_path(preset: str, switch
     assert Phase.BID1 in phases and Phase.DISCARD in phases
 
 
+@pytest.mark.parametrize(("preset", "switches"), [("american", {}), ("american", {"defend_alone": True}),
+                                                  ("british", {})])
+def test_played_out_samples_are_valued_as_the_python_path(preset: str, switches: dict[str, object]) -> None:
+    """``playout``: the samples it picks are valued by the heuristic player's play to the end of the
+    hand, in both paths, and the others as before."""
+    rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
+    bot = SearchBot(seed=1, playout=0.5)
+    solved = SearchBot(seed=1)
+    differ = 0
+    for i, view in enumerate(bid_views(rules, 4, 12)):
+        legal = list(view.legal_actions)
+        got = fastbid.sample_values(bot, view, legal, 6, 2000 + i)
+        plain = fastbid.sample_values(solved, view, legal, 6, 2000 + i)
+        for k, (values, deal) in enumerate(zip(got.values, got.deals, strict=True)):
+            sample = fastbid.sample_state(view, deal)
+            bot._number = k
+            assert values == bot._values(sample, view.seat, legal, view)  # type: ignore[arg-type]
+            if fastbid.plays_out(k, 0.5):
+                differ += values != plain.values[k]
+            else:
+                assert values == plain.values[k]
+    assert differ > 0, "a hand played out by the heuristic player is sometimes valued otherwise than solved"
+
+
+def test_playout_is_a_share() -> None:
+    assert [fastbid.plays_out(k, 0.5) for k in range(6)] == [True, False, True, False, True, True]
+    assert not any(fastbid.plays_out(k, 0.0) for k in range(50))
+    assert all(fastbid.plays_out(k, 1.0) for k in range(50))
+    assert 380 <= sum(fastbid.plays_out(k, 0.4) for k in range(1000)) <= 420
+    for bad in (-0.1, 1.5, True, "half"):
+        with pytest.raises(ValueError, match="playout must be a number from 0 to 1"):
+            SearchBot(playout=bad)  # type: ignore[arg-type]
+
+
 def test_the_phases_the_rules_make_are_compared_too() -> None:
     seen = set()
     for preset, switches in COVERED:
