@@ -163,8 +163,9 @@ def test_claims_are_offered_when_certain_and_replay(db: str, tmp_path: Path) -> 
 
 def test_a_claims_first_solve_is_made_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The exact solver plays a claim's line, and its first use in a process loads its compiled
-    code (or waits for it to compile, on a fresh machine): that first use is made on a computer
-    players' thread, so the event loop, and every other table, goes on meanwhile."""
+    code (or waits for it to compile, on a fresh machine): that first use is made on a worker
+    thread, so the event loop, and every other table, goes on meanwhile; and not on a computer
+    players' thread, so a claim never queues behind their thinking (here every one of them is busy)."""
     calls: list[str] = []
     real = Game.claim_line
 
@@ -206,10 +207,17 @@ def test_a_claims_first_solve_is_made_off_the_event_loop(tmp_path: Path, monkeyp
                     gaps.append(now - last)
                     last = now
 
+            release = threading.Event()
+            busy = [hub.bot_threads.submit(release.wait, 30) for _ in range(hub.config.bot_threads)]
             ticker = asyncio.ensure_future(ticks())
-            await table.claim(0, "claim1", table.version)
-            ticker.cancel()
-            assert calls and calls[0].startswith("euchre-bot"), calls  # the slow first solve: a bot's thread
+            try:
+                await asyncio.wait_for(table.claim(0, "claim1", table.version), 10)
+                assert not any(f.done() for f in busy)  # (they were busy all along)
+            finally:
+                ticker.cancel()
+                release.set()
+            assert calls and calls[0] != threading.current_thread().name, calls  # the slow first solve: off the loop
+            assert not calls[0].startswith("euchre-bot"), calls  # (every computer players' thread was busy)
             assert max(gaps) < 0.4, max(gaps)  # the loop went on meanwhile
             assert table.game is not None and table.game.claims
         finally:

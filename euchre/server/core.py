@@ -767,11 +767,13 @@ class LiveTable:
 
         The claim's line is played by the exact solver, whose first use in a process loads its
         compiled code (or waits for it to compile, on a fresh machine, while ``euchre serve`` warms
-        up): that first use is made on a computer players' thread, on a copy of the game, so the
-        event loop, and every other table, never waits for it."""
+        up): that first use is made on a worker thread, on a copy of the game, so the event loop,
+        and every other table, never waits for it. Not on a computer players' thread: those may
+        all be thinking (an expert's bid takes up to half a second), and a person's claim should
+        not queue behind them."""
         g = self.game
         if g is not None and self.status == "playing" and g.can_claim():
-            await asyncio.get_running_loop().run_in_executor(self.hub.bot_threads, g.copy().claim_line)
+            await asyncio.get_running_loop().run_in_executor(None, g.copy().claim_line)
 
         def apply(g: Game) -> tuple[dict[str, Any], Callable[[], object]]:
             try:
