@@ -81,6 +81,7 @@ from euchre.batch import (
     _A_DISCARD,
     _DISCARD,
     _EFF,
+    _F_ALONE,
     _F_DEAL,
     _F_DEALER,
     _F_HANDS,
@@ -307,10 +308,11 @@ def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: 
             nxt: np.ndarray, maker: np.ndarray, tcards: np.ndarray, tseats: np.ndarray, tt_key: np.ndarray,
             tt_gen: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray, gen: np.ndarray, buf: np.ndarray,
             fr: np.ndarray, table: np.ndarray, groups: np.ndarray, memo: np.ndarray, playout: float = 0.0,
-            number: int = 0) -> None:
+            number: int = 0, loners: bool = True) -> None:
     """Play the rest of the bidding of ``T`` by the heuristic player and value the hand (into
     ``out``): ``SearchBot._value`` after a rollout. Sample ``number`` is played to the end by the
-    heuristic player instead of solved where :func:`plays_out` says so (``playout``)."""
+    heuristic player instead of solved where :func:`plays_out` says so (``playout``), a loner's
+    hand only with ``loners``."""
     while T[_F_PHASE] != _PLAY and T[_F_PHASE] != _OVER:
         na = _legal(T, R, acts)
         _apply(T, R, _heuristic(T, R, H, acts, na))
@@ -318,7 +320,7 @@ def _finish(T: np.ndarray, R: np.ndarray, H: np.ndarray, acts: np.ndarray, out: 
         for s in range(SIDES):
             out[s] = 0
         return
-    if plays_out(number, playout):
+    if plays_out(number, playout) and (loners or T[_F_ALONE] == 0):
         while T[_F_PHASE] != _OVER:
             na = _legal(T, R, acts)
             _apply(T, R, _heuristic(T, R, H, acts, na))
@@ -447,7 +449,7 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
              buf: np.ndarray, fr: np.ndarray, now_out: np.ndarray, deal_out: np.ndarray, later: np.ndarray,
              pts: np.ndarray, nb: np.ndarray, bcodes: np.ndarray, suffix: np.ndarray,
              nsuffix: np.ndarray, lhand: np.ndarray, surprise: np.ndarray, weight_out: np.ndarray,
-             playout: float) -> None:
+             playout: float, loners: bool) -> None:
     """Samples ``first`` to ``first + count - 1``: deal each (its own generator), replay the view's
     actions on it and value every candidate as ``SearchBot._values`` does. Row ``i`` of the outputs
     is sample ``first + i``: the seats' hands at the view (``now_out``), the deal (``deal_out``: the
@@ -515,7 +517,7 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
                         bcodes[i, j, b] = later_acts[b]
                         _apply(U, R, later_acts[b])
                         _finish(U, R, H, acts, pts[i, j, b], hands, nxt, maker, tcards, tseats, tt_key, tt_gen,
-                                tt_lo, tt_hi, gen, buf, fr, table, groups, memo, playout, first + i)
+                                tt_lo, tt_hi, gen, buf, fr, table, groups, memo, playout, first + i, loners)
                     break
                 a = _heuristic(T, R, H, acts, na)
                 suffix[i, j, ns] = -1 if T[_F_PHASE] == _DISCARD and actor != seat else a
@@ -524,7 +526,7 @@ def _samples(R: np.ndarray, H: np.ndarray, dealer: int, seat: int, up: int, pref
             nsuffix[i, j] = ns
             if later[i, j] == 0:
                 _finish(T, R, H, acts, pts[i, j, 0], hands, nxt, maker, tcards, tseats, tt_key, tt_gen, tt_lo,
-                        tt_hi, gen, buf, fr, table, groups, memo, playout, first + i)
+                        tt_hi, gen, buf, fr, table, groups, memo, playout, first + i, loners)
 
 
 @njit(cache=True, nogil=True)
@@ -578,8 +580,9 @@ class _Setup:
     """What every sample of one view shares, as the compiled code takes it."""
 
     def __init__(self, view: PlayerView, candidates: Sequence[Action], own_bids: bool, misfit: float,
-                 playout: float = 0.0) -> None:
+                 playout: float = 0.0, loners: bool = True) -> None:
         self.playout = float(playout)
+        self.loners = loners
         rules = view.rules
         seat = view.seat
         up = view.up_card
@@ -655,7 +658,7 @@ def _run(setup: _Setup, seed: int, first: int, count: int) -> tuple[np.ndarray, 
              setup.known_discard, setup.pool, setup.need, setup.up_taken, setup.up_fixed, setup.hidden_discard,
              setup.cands, setup.own_bids, setup.misfit, np.uint64(seed), first, count,
              tt_key, tt_gen, tt_lo, tt_hi, tables.gen, tables.buf, tables.fr,
-             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight, setup.playout)
+             now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight, setup.playout, setup.loners)
     return now, deal, later, pts, nb, bcodes, suffix, nsuffix, lhand, surprise, weight
 
 
@@ -1099,7 +1102,8 @@ def sample_values(bot: SearchBot, view: PlayerView, candidates: Sequence[Action]
 
     if not covered(view):
         raise ValueError("the compiled bidding samples do not cover this view (fastbid.covered)")
-    setup = _Setup(view, candidates, bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0, bot.playout)
+    setup = _Setup(view, candidates, bot.own_bids, bot.bid_misfit if bot.infer_bids else 1.0, bot.playout,
+                   bot.playout_loners)
     seed &= (1 << 64) - 1
     if threads > 1 and count >= 2 * threads:
         step = -(-count // threads)

@@ -80,13 +80,16 @@ def test_compiled_samples_value_each_deal_as_the_python_path(preset: str, switch
 
 @pytest.mark.parametrize(("preset", "switches"), [("american", {}), ("american", {"defend_alone": True}),
                                                   ("british", {})])
-def test_played_out_samples_are_valued_as_the_python_path(preset: str, switches: dict[str, object]) -> None:
+@pytest.mark.parametrize("loners", [True, False])
+def test_played_out_samples_are_valued_as_the_python_path(preset: str, switches: dict[str, object],
+                                                          loners: bool) -> None:
     """``playout``: the samples it picks are valued by the heuristic player's play to the end of the
-    hand, in both paths, and the others as before."""
+    hand, in both paths, and the others as before; without ``playout_loners`` a loner's hand is
+    solved on every sample."""
     rules = Rules.preset(preset, **switches) if switches else Rules.preset(preset)
-    bot = SearchBot(seed=1, playout=0.5)
+    bot = SearchBot(seed=1, playout=0.5, playout_loners=loners)
     solved = SearchBot(seed=1)
-    differ = 0
+    differ = alone_differ = alone_seen = 0
     for i, view in enumerate(bid_views(rules, 4, 12)):
         legal = list(view.legal_actions)
         got = fastbid.sample_values(bot, view, legal, 6, 2000 + i)
@@ -97,9 +100,18 @@ def test_played_out_samples_are_valued_as_the_python_path(preset: str, switches:
             assert values == bot._values(sample, view.seat, legal, view)  # type: ignore[arg-type]
             if fastbid.plays_out(k, 0.5):
                 differ += values != plain.values[k]
+                for a in legal:
+                    if a.alone:
+                        alone_seen += 1
+                        alone_differ += values[a] != plain.values[k][a]
             else:
                 assert values == plain.values[k]
     assert differ > 0, "a hand played out by the heuristic player is sometimes valued otherwise than solved"
+    assert alone_seen > 0
+    if loners:
+        assert alone_differ > 0, "a loner played out is sometimes valued otherwise than solved"
+    else:
+        assert alone_differ == 0, "a loner is solved even on a sample played out"
 
 
 def test_playout_is_a_share() -> None:
@@ -110,6 +122,8 @@ def test_playout_is_a_share() -> None:
     for bad in (-0.1, 1.5, True, "half"):
         with pytest.raises(ValueError, match="playout must be a number from 0 to 1"):
             SearchBot(playout=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="playout_loners must be true or false"):
+        SearchBot(playout_loners=1)  # type: ignore[arg-type]
 
 
 def test_the_phases_the_rules_make_are_compared_too() -> None:

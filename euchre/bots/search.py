@@ -543,7 +543,8 @@ class SearchBot(Bot):
                  house_bid_samples: int = HOUSE_BID_SAMPLES, late_fusion: int = 0,
                  bids_in_play: float | None = None, infer_partner: float | None = None,
                  control: bool = False, bid_misfit: float = MISFIT,
-                 infer_discard: float | None = DISCARD_MISFIT, playout: float = 0.0) -> None:
+                 infer_discard: float | None = DISCARD_MISFIT, playout: float = 0.0,
+                 playout_loners: bool = True) -> None:
         if time_limit is not None:
             raise ValueError("time_limit is no longer supported: the search bot's budgets are sample counts "
                              "(samples, bid_samples), so that a decision never depends on the clock")
@@ -558,7 +559,7 @@ class SearchBot(Bot):
             raise ValueError(f"late_fusion must be a whole number of at least 0, not {late_fusion!r}")
         switches = {"infer_bids": infer_bids, "score_aware": score_aware, "own_bids": own_bids,
                     "heuristic_bids": heuristic_bids, "early_bids": early_bids, "early_play": early_play,
-                    "compiled_bids": compiled_bids, "control": control}
+                    "compiled_bids": compiled_bids, "control": control, "playout_loners": playout_loners}
         for name, on in switches.items():
             if not isinstance(on, bool):  # (a JSON "no" or 0 from the command line would read as on or off silently)
                 raise ValueError(f"{name} must be true or false, not {on!r}")
@@ -575,6 +576,7 @@ class SearchBot(Bot):
             raise ValueError(f"playout must be a number from 0 to 1, not {playout!r}")
         self.seed = seed
         self.playout = float(playout)
+        self.playout_loners = playout_loners
         self._number = 0
         """The number of the sample being valued (``playout`` picks the samples it plays out by it)."""
         self.bid_misfit = bid_misfit
@@ -1163,6 +1165,8 @@ class SearchBot(Bot):
         as :func:`euchre.fastbid.plays_out` picks them). The Euchre games only: the sister games'
         bids are in tricks and their search truncated."""
         if self.playout <= 0 or st.is_over or st.tricks or st.trick or st.rules.sister_game is not None:
+            return False
+        if st.alone and not self.playout_loners:
             return False
         from euchre import fastbid
 
