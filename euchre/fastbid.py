@@ -40,9 +40,11 @@ longer hold each unseen card as often as its share, so the control variate's fea
 centred on the means of :func:`pool_hands` (four times as many deals, drawn the same way and not
 valued: a few microseconds each) instead of on zero.
 
-With ``playout`` (an option of the search bot, off by default), a share of the samples, picked by
-their number (:func:`plays_out`), is valued by the heuristic player's play of the hand to its end
-instead of the solver, as the Python path values them.
+With ``playout`` (an option of the search bot, off by default, all of the samples at the
+``expert`` level), a share of the samples, picked by their number (:func:`plays_out`), is valued by
+the heuristic player's play of the hand to its end instead of the solver, as the Python path values
+them; without ``playout_loners`` (the ``expert`` level's choice) a hand with a lone maker is solved
+all the same.
 
 The code is compiled on first use and cached on disk (numba's ``cache=True``, as the batch engine
 and the solver are): the first bid hint on a machine compiles it with the parts of the batch

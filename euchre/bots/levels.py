@@ -9,7 +9,10 @@ interval clear of zero (``bench/levels.py`` prints the ladder), so that a player
 * ``hard``: the heuristic player, sound and steady, instant;
 * ``expert``: the search bot with its full budget, the strongest player that still answers
   within the latency goal (median at most 100 ms, 99th percentile at most 500 ms a decision,
-  measured by ``bench/latency.py``).
+  measured by ``bench/latency.py``). Its bids value a call or a pass by the heuristic player's
+  play of the sampled deal to the end and a loner by the exact solver (``playout`` 1,
+  ``playout_loners`` false: as strong as solving every deal in the measured games, at a quarter
+  of a bid's time; :class:`~euchre.bots.search.SearchBot`).
 
 ``hard`` used to be the search bot on a small budget (10 sampled deals a card, 8 a bid): in
 duplicate it was not distinguishable from the heuristic player (+0.039 +- 0.058 points per hand)
@@ -36,7 +39,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("novice", {"lapse": 0.7}),
     "medium": ("novice", {}),
     "hard": ("heuristic", {}),
-    "expert": ("search", {}),
+    "expert": ("search", {"playout": 1.0, "playout_loners": False}),
 }
 """Level name -> (registered bot name, options passed to its factory)."""
 
