@@ -21,7 +21,7 @@
 
   /** Practice games (docs/server.md, "Practice games"): the statistics count them apart, and this
    *  list marks them with a small tag whose title says why. A chosen deal (`g.seeded`) made one of
-   *  the game for every seat: one tag, after all the players; a take-back, a hint or a computer
+   *  the game for every seat: one tag, under the game's date; a take-back, a hint or a computer
    *  player standing in (and deciding) for an absent person, of that seat's only (`g.practice`,
    *  `g.practice_reasons`, by seat): a tag after the player's name. */
   const CHOSEN_DEAL = "A chosen deal (dealt from a seed picked for this table): a practice game for every seat, counted apart in the statistics.";
@@ -32,7 +32,7 @@
 
   function practiceTag(title) { return el("span", { class: "practice-tag", text: "practice", title }); }
 
-  /** Why the game was practice for one seat, in words (a chosen deal is said once, after the players):
+  /** Why the game was practice for one seat, in words (a chosen deal is said once, under the date):
    *  "Ann was given a hint", "A computer player stood in for Ann while they were away", or both. */
   function seatPracticeTitle(name, reasons) {
     const list = Array.isArray(reasons) ? reasons : [];
@@ -65,7 +65,11 @@
     const scores = Array.isArray(g.scores) ? g.scores : [];
     const winners = Array.isArray(g.winners) ? g.winners : (g.winner !== undefined && g.winner !== null ? [g.winner] : []);
     const tr = el("tr", { dataset: { id: String(g.id) } });
-    tr.append(el("td", { class: "nowrap", text: E.formatDate(g.finished_at || g.created_at || g.date) }));
+    // a chosen deal is every seat's practice game, so its one tag goes with the game's date, under
+    // it: the first column, in view on a phone however wide the players' names make the table
+    const when = el("td", { class: "nowrap when", text: E.formatDate(g.finished_at || g.created_at || g.date) });
+    if (g.seeded === true) when.append(practiceTag(CHOSEN_DEAL));
+    tr.append(when);
     const who = el("td");
     sides.forEach((seats, i) => {
       if (i) who.append(el("span", { class: "muted", text: " vs " }));
@@ -73,9 +77,6 @@
       if (winners.indexOf(i) >= 0) span.className = "winner-mark";
       who.append(span);
     });
-    // a chosen deal: every seat's practice game, one tag after the players (in view on a phone,
-    // where the table scrolls sideways from its first columns)
-    if (g.seeded === true) who.append(" ", practiceTag(CHOSEN_DEAL));
     tr.append(who);
     let preset = g.preset ? String(g.preset) : "custom rules";
     // a game's name as the start page says it, not a hyphenated word ("Bid-euchre-double")
