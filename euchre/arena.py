@@ -95,7 +95,6 @@ import importlib
 import itertools
 import logging
 import math
-import os
 import random
 import statistics
 import time
@@ -108,7 +107,7 @@ from typing import Any, Literal
 
 from euchre.errors import EuchreError
 from euchre.game import Game
-from euchre.pool import process_pool
+from euchre.pool import ARENA_JOB_MEMORY, default_jobs, process_pool
 from euchre.rules import SIDE_SEATS, Rules
 
 __all__ = [
@@ -957,9 +956,10 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
     Pairs of games (under match rules, pairs of matches: :attr:`ArenaResult.match`) are played
     until every seating has dealt at least ``deals`` hands, or, with a sequential test ``sprt``,
     until it decides (:attr:`ArenaResult.sprt`; ``deals`` is then the most it plays). ``jobs``
-    processes share the work (default: all cores; 1 plays in this process), ``chunk`` pairs at a
-    time. With ``ray_address`` the chunks are Ray tasks instead: ``"auto"`` connects to the
-    running cluster or starts a local one (``ray.init()``), anything else is a cluster's address;
+    processes share the work (default: one per CPU, as many as the free memory holds,
+    :func:`~euchre.pool.default_jobs`; 1 plays in this process), ``chunk`` pairs at a time. With
+    ``ray_address`` the chunks are Ray tasks instead: ``"auto"`` connects to the running cluster or
+    starts a local one (``ray.init()``), anything else is a cluster's address;
     a Ray connection this process already has is used as it is, one the run opened is closed at
     its end; ``jobs`` is then the tasks kept running (default: the cluster's CPUs).
     The result depends only on the bots, ``rules``, ``deals``, ``seed`` and ``sprt``, never on
@@ -1010,7 +1010,7 @@ def run_arena(a: str, b: str, rules: Rules | None = None, *, deals: int, seed: i
         return finished
 
     source = (_ray_pairs(a, b, rules, seed, ray_address, jobs, chunk) if ray_address is not None
-              else _local_pairs(a, b, rules, seed, jobs if jobs is not None else os.cpu_count() or 1, chunk))
+              else _local_pairs(a, b, rules, seed, jobs if jobs is not None else default_jobs(ARENA_JOB_MEMORY), chunk))
     with closing(source):  # closing stops the workers still busy on pairs past the stopping point
         for p in source:
             if take(p):

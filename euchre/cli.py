@@ -29,6 +29,7 @@ from euchre.describe import result_labels
 from euchre.errors import BotProtocolError, EuchreError, RecordError, RulesError
 from euchre.game import Game, score_text
 from euchre.paths import data_dir
+from euchre.pool import ANALYZE_JOB_MEMORY, default_jobs
 from euchre.rules import LONER_LEADS, PRESET_DESCRIPTIONS, PRESETS, Rules
 from euchre.saves import SavedGame, SaveError
 from euchre.state import State
@@ -269,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "here because --deals is the size of the run")
     arena.add_argument("--seed", type=_seed, default=0, help="seed of the game seeds (default 0)")
     arena.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
-                       help="worker processes (default: all cores); with --ray, Ray tasks kept running (default: "
+                       help="worker processes (default: one per CPU, as many as the free memory holds at about 500 MB "
+                            "each); with --ray, Ray tasks kept running (default: "
                             "the cluster's CPUs); the result does not depend on it")
     arena.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     arena.add_argument("--ray", default=None, metavar="ADDRESS",
@@ -297,7 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("--seed", type=_seed, default=0, help="seed of the sampling (default 0)")
     ana.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     ana.add_argument("--jobs", type=_positive_int, default=None, metavar="K",
-                     help="processes sharing the decisions (default: one per CPU); the review is the same for any K")
+                     help="processes sharing the decisions (default: one per CPU, as many as the free memory holds at "
+                          "about 300 MB each); the review is the same for any K")
     ana.add_argument("--json", action="store_true", help="print one JSON object")
 
     rep = sub.add_parser("replay", help="print a recorded game (own format, EGN, or an EMN match) hand by hand")
@@ -1199,7 +1202,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     out = Console(highlight=False)
     err = Console(stderr=True)
     total = sum(count_decisions(g) for _, g in games)
-    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    jobs = args.jobs if args.jobs is not None else default_jobs(ANALYZE_JOB_MEMORY)
     with Progress(console=err, transient=True, disable=args.json or not err.is_terminal) as bar:
         task = bar.add_task("analysing", total=total)
         reviews = analyze_games([(game, rec.players or None) for rec, game in games], samples=args.samples,
@@ -1505,7 +1508,7 @@ def _step_record(rec: notation.GameRecord, source: str, analyze: bool, *, more: 
     from euchre.replay_tui import step_through
 
     try:
-        timeline = timeline_of_record(rec, analyze=analyze, jobs=os.cpu_count() or 1)
+        timeline = timeline_of_record(rec, analyze=analyze, jobs=default_jobs(ANALYZE_JOB_MEMORY))
     except RecordError as e:
         raise RecordError(f"{source}: {e}") from None
     console = Console(highlight=False)
