@@ -99,9 +99,12 @@ def _nonneg_int(text: str) -> int:
 
 
 def _positive_int(text: str) -> int:
-    v = _nonneg_int(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v < 1:  # one message for 0 and for -1: "must not be negative" would suggest 0 is fine
+        raise argparse.ArgumentTypeError("must be at least 1" if v == 0 else f"must be at least 1, not {text}")
     return v
 
 

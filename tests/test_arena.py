@@ -209,6 +209,7 @@ def test_cli_takes_levels_and_bots_with_options(capsys: pytest.CaptureFixture[st
         (["arena", "random", "nobody"], "argument B: unknown bot 'nobody'"),
         (["arena", "random", "random", "--deals", "0"], "--deals: must be at least 1"),
         (["arena", "random", "random", "--jobs", "0"], "--jobs: must be at least 1"),
+        (["arena", "random", "random", "--jobs", "-1"], "--jobs: must be at least 1, not -1"),
         (["arena", "random"], "the following arguments are required: B"),
         (["arena", "random", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
         (["arena", "random", "random", "--rules", "two-handed", "--going-alone"], "going alone (--going-alone)"),
