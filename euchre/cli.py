@@ -88,21 +88,22 @@ def _positive_float(text: str) -> float:
     return v
 
 
-def _nonneg_int(text: str) -> int:
+def _whole_number(text: str) -> int:
     try:
-        v = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _nonneg_int(text: str) -> int:
+    v = _whole_number(text)
     if v < 0:
         raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
     return v
 
 
 def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    v = _whole_number(text)
     if v < 1:  # one message for 0 and for -1: "must not be negative" would suggest 0 is fine
         raise argparse.ArgumentTypeError("must be at least 1" if v == 0 else f"must be at least 1, not {text}")
     return v
