@@ -21,7 +21,7 @@ ANALYZE_JOB_MEMORY = 320 * 2**20
 tables and one search bot)."""
 
 ARENA_JOB_MEMORY = 512 * 2**20
-"""Bytes an arena worker is allowed for (about 190 MB measured for `expert` against `hard`; twice
+"""Bytes an arena worker is allowed for (about 190 MB measured for ``expert`` against ``hard``; twice
 that leaves room for bigger bots, such as two search bots with large budgets)."""
 
 _CGROUP = Path("/sys/fs/cgroup")
